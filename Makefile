@@ -1,0 +1,119 @@
+# The course's one entry point.  `make help` lists the targets.
+#
+# Overrides:  CUDA_HOME=/usr/local/cuda   ARCH_BASE=... (steps 01-04)
+#             ARCH_90A=... (steps 05-07)  DEBUG=1 (bounded waits that diagnose hangs)
+#             BUILD=build                 NVCC_EXTRA="-Xptxas -v"
+CUDA_HOME ?= /usr/local/cuda
+NVCC      ?= $(CUDA_HOME)/bin/nvcc
+CC        ?= gcc
+# Steps 01-04 use sm_80/sm_90 instructions: SASS for sm_90 plus PTX, so a newer GPU can JIT them.
+ARCH_BASE ?= -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_90,code=compute_90
+# wgmma and setmaxnreg exist only on the arch-specific target (runs on compute 9.0 only).
+ARCH_90A  ?= -gencode=arch=compute_90a,code=sm_90a
+
+GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+ifeq ($(DEBUG),1)
+BUILD     ?= build/debug
+DEBUG_DEF := -DCOURSE_DEBUG
+else
+BUILD     ?= build
+endif
+
+NVCCFLAGS = -O3 -std=c++17 -lineinfo -Icommon -DGIT_REV='"$(GIT_REV)"' $(DEBUG_DEF) \
+            -Xptxas -warn-spills,-warn-lmem-usage -Xcompiler -Wall $(NVCC_EXTRA)
+CFLAGS    = -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon -I$(CUDA_HOME)/include
+LDLIBS    = -L$(CUDA_HOME)/lib64 -lcublas -lcudart -ldl
+
+STEP_DIRS := $(patsubst %/kernel.cu,%,$(sort $(wildcard step0*/kernel.cu)))
+BINS      := $(addprefix $(BUILD)/,$(STEP_DIRS))
+HOST_SRCS := $(wildcard common/*.c)
+HOST_OBJS := $(patsubst common/%.c,$(BUILD)/common/%.o,$(HOST_SRCS))
+HEADERS   := $(wildcard common/*.h common/*.cuh)
+arch_of    = $(if $(filter step01% step02% step03% step04%,$1),$(ARCH_BASE),$(ARCH_90A))
+step_dir   = $(filter step$(STEP)_%,$(STEP_DIRS))
+prev_dir   = $(filter step$(shell printf %02d $$((10#$(STEP) - 1)))_%,$(STEP_DIRS))
+
+# Check is a static library in Debian's package; subunit is its dependency.
+CHECK_LIBS ?= $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt) -pthread
+TEST_SRCS := $(wildcard tests/*.c)
+TEST_BIN  := $(BUILD)/tests/run_tests
+
+GPU_NAME  := $(shell nvidia-smi --query-gpu=name --format=csv,noheader -i 0 2>/dev/null | head -n1 | tr -c 'A-Za-z0-9_.\n-' '_')
+RESULT_CSV = plots/results/$(GPU_NAME).csv
+
+.PHONY: all help run test test-build bench plots timeline diff sass ptx sanitize clean $(foreach d,$(STEP_DIRS),$(firstword $(subst _, ,$(d))))
+
+all: $(BINS)
+
+help:
+	@echo "make                  build every step into $(BUILD)/"
+	@echo "make stepNN           build one step, e.g. make step03"
+	@echo "make run STEP=NN ARGS='...'   run a step, e.g. make run STEP=03 ARGS='--stages 8'"
+	@echo "make test             build everything and run all Check suites (GPU tests SKIP without a GPU)"
+	@echo "make bench            sweep every step on the GPU, append to plots/results/<gpu>.csv, render plots"
+	@echo "make plots            render plots and README tables from the recorded CSVs (no GPU needed)"
+	@echo "make timeline STEP=NN run a step with --trace and draw its per-warp Gantt chart"
+	@echo "make diff STEP=NN     diff -u of step NN-1's kernel.cu against step NN's: the lesson"
+	@echo "make sass STEP=NN     SASS of a step (cuobjdump);  make ptx STEP=NN: its PTX"
+	@echo "make sanitize         compute-sanitizer memcheck/racecheck/synccheck/initcheck on every step"
+	@echo "make DEBUG=1 ...      build into build/debug with bounded barrier waits: a hang prints"
+	@echo "                      block, warp, barrier, slot and phase, then traps (every step, present and future)"
+	@echo "make clean            remove build/"
+	@echo "variables: CUDA_HOME ARCH_BASE ARCH_90A BUILD NVCC_EXTRA (e.g. NVCC_EXTRA='-Xptxas -v')"
+
+$(foreach d,$(STEP_DIRS),$(eval $(firstword $(subst _, ,$(d))): $(BUILD)/$(d)))
+
+$(BUILD)/common/%.o: common/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/step%: step%/kernel.cu $(HEADERS) $(HOST_OBJS)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) $(call arch_of,step$*) $< $(HOST_OBJS) $(LDLIBS) -o $@
+
+# The test runner links the same common/*.c the steps do.
+$(TEST_BIN): $(TEST_SRCS) $(HOST_SRCS) $(wildcard tests/*.h) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests $(TEST_SRCS) $(HOST_SRCS) -o $@ $(CHECK_LIBS) $(LDLIBS) -Wl,-rpath,$(CUDA_HOME)/lib64
+
+test-build: all $(TEST_BIN)
+	$(MAKE) --no-print-directory DEBUG=1 BUILD=$(BUILD)/debug all
+
+test: test-build
+	COURSE_BUILD=$(BUILD) $(TEST_BIN)
+
+run: $(BUILD)/$(step_dir)
+	$(BUILD)/$(step_dir) $(ARGS)
+
+bench: all
+	@if [ -z "$(GPU_NAME)" ]; then \
+	  echo "make bench: no CUDA device here (nvidia-smi found none); rendering the recorded results instead"; \
+	else \
+	  sh plots/bench.sh $(BUILD) $(RESULT_CSV) all; \
+	fi
+	$(MAKE) --no-print-directory plots
+
+plots:
+	sh plots/render.sh
+
+timeline: $(BUILD)/$(step_dir)
+	sh plots/timeline_run.sh $(BUILD)/$(step_dir) $(STEP) plots/results/timeline_step$(STEP).csv
+	sh plots/render.sh
+
+diff:
+	@test -n "$(prev_dir)" || { echo "make diff STEP=NN: no step before $(STEP)"; exit 2; }
+	-diff -u $(prev_dir)/kernel.cu $(step_dir)/kernel.cu
+
+sass: $(BUILD)/$(step_dir)
+	$(CUDA_HOME)/bin/cuobjdump -sass $(BUILD)/$(step_dir)
+
+ptx:
+	$(NVCC) $(NVCCFLAGS) $(call arch_of,$(step_dir)) -ptx $(step_dir)/kernel.cu -o $(BUILD)/$(step_dir).ptx
+	@echo "wrote $(BUILD)/$(step_dir).ptx"
+
+sanitize: all
+	sh tests/sanitize.sh $(BUILD) plots/results/sanitize.md
+
+clean:
+	rm -rf build

@@ -1,0 +1,261 @@
+/* args.c — see args.h.  Every refusal names the flag and the rule. */
+#include "args.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    OPT_N_ELEMS = 256, OPT_WORK, OPT_STAGES, OPT_M, OPT_N, OPT_K, OPT_EXACT,
+    OPT_ITERS, OPT_WARMUP, OPT_SEED, OPT_NO_CHECK, OPT_CSV, OPT_TRACE,
+    OPT_DEVICE, OPT_VARIANT, OPT_PLANT_BUG, OPT_HELP
+};
+
+void args_defaults(const args_limits *lim, args_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->n_elems = STREAM_DEFAULT_N_ELEMS;
+    o->work = STREAM_DEFAULT_WORK;
+    o->m = o->n = o->k = GEMM_DEFAULT_MNK;
+    o->stages = lim->default_stages;
+    o->iters = lim->workload == WORKLOAD_GEMM ? 20 : 50;
+    o->warmup = 5;
+    o->seed = 1234;
+    o->device = 0;
+}
+
+/* Whole-string integer in [lo, hi]; anything else is refused. */
+static int parse_i64(const char *flag, const char *s, int64_t lo, int64_t hi,
+                     int64_t *out, char *msg, size_t len)
+{
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (s[0] == '\0' || *end != '\0') {
+        snprintf(msg, len, "%s: '%s' is not an integer", flag, s);
+        return ARGS_BAD;
+    }
+    if (errno == ERANGE || v < lo || v > hi) {
+        snprintf(msg, len, "%s: %s is out of range; it must be between %" PRId64
+                 " and %" PRId64, flag, s, lo, hi);
+        return ARGS_BAD;
+    }
+    *out = v;
+    return ARGS_OK;
+}
+
+static int parse_u64(const char *flag, const char *s, uint64_t *out, char *msg,
+                     size_t len)
+{
+    char *end = NULL;
+    errno = 0;
+    if (s[0] == '\0' || s[0] == '-') {
+        snprintf(msg, len, "%s: '%s' must be a non-negative integer", flag, s);
+        return ARGS_BAD;
+    }
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end != '\0' || errno == ERANGE) {
+        snprintf(msg, len, "%s: '%s' must be a non-negative integer below 2^64",
+                 flag, s);
+        return ARGS_BAD;
+    }
+    *out = v;
+    return ARGS_OK;
+}
+
+int args_check_gemm_shape(int64_t m, int64_t n, int64_t k, int exact, char *msg,
+                          size_t len)
+{
+    if (m < 1) { snprintf(msg, len, "--m: M must be at least 1 (got %" PRId64 ")", m); return ARGS_BAD; }
+    if (n < 1) { snprintf(msg, len, "--n: N must be at least 1 (got %" PRId64 ")", n); return ARGS_BAD; }
+    if (k < 8 || k % 8 != 0) {
+        snprintf(msg, len, "--k: K must be a positive multiple of 8 (rows of A and B "
+                 "must be 16-byte aligned for cp.async and TMA); got %" PRId64, k);
+        return ARGS_BAD;
+    }
+    /* Kernels index with 32-bit ints: every matrix must have < 2^31 elements. */
+    if (m * k > INT_MAX) { snprintf(msg, len, "--m/--k: M*K = %" PRId64 " elements overflows 32-bit indexing (limit 2^31-1)", m * k); return ARGS_BAD; }
+    if (n * k > INT_MAX) { snprintf(msg, len, "--n/--k: N*K = %" PRId64 " elements overflows 32-bit indexing (limit 2^31-1)", n * k); return ARGS_BAD; }
+    if (m * n > INT_MAX) { snprintf(msg, len, "--m/--n: M*N = %" PRId64 " elements overflows 32-bit indexing (limit 2^31-1)", m * n); return ARGS_BAD; }
+    if (exact && k > GEMM_EXACT_MAX_K) {
+        snprintf(msg, len, "--exact: K must be at most %d so every sum of products in "
+                 "{-1,0,1} is exact in bf16 (got %" PRId64 ")", GEMM_EXACT_MAX_K, k);
+        return ARGS_BAD;
+    }
+    return ARGS_OK;
+}
+
+int args_parse(int argc, char **argv, const args_limits *lim, args_options *o,
+               char *msg, size_t len)
+{
+    static const struct option opts[] = {
+        {"n-elems", required_argument, 0, OPT_N_ELEMS},
+        {"work", required_argument, 0, OPT_WORK},
+        {"stages", required_argument, 0, OPT_STAGES},
+        {"m", required_argument, 0, OPT_M},
+        {"n", required_argument, 0, OPT_N},
+        {"k", required_argument, 0, OPT_K},
+        {"exact", no_argument, 0, OPT_EXACT},
+        {"iters", required_argument, 0, OPT_ITERS},
+        {"warmup", required_argument, 0, OPT_WARMUP},
+        {"seed", required_argument, 0, OPT_SEED},
+        {"no-check", no_argument, 0, OPT_NO_CHECK},
+        {"csv", required_argument, 0, OPT_CSV},
+        {"trace", required_argument, 0, OPT_TRACE},
+        {"device", required_argument, 0, OPT_DEVICE},
+        {"variant", required_argument, 0, OPT_VARIANT},
+        {"plant-bug", required_argument, 0, OPT_PLANT_BUG},
+        {"help", no_argument, 0, OPT_HELP},
+        {0, 0, 0, 0}};
+    const int gemm = lim->workload == WORKLOAD_GEMM;
+    int64_t v = 0;
+    int m_set = 0, n_set = 0, k_set = 0;
+
+    args_defaults(lim, o);
+    msg[0] = '\0';
+    optind = 1;   /* parse may run several times in one test process */
+    opterr = 0;   /* we print our own messages */
+    for (;;) {
+        int idx = 0;
+        int c = getopt_long(argc, argv, "", opts, &idx);
+        if (c == -1) break;
+        const char *a = optarg;
+        int rc = ARGS_OK;
+        switch (c) {
+        case OPT_HELP: return ARGS_HELP;
+        case OPT_N_ELEMS:
+            if (gemm) goto wrong_workload;
+            rc = parse_i64("--n-elems", a, 1, (int64_t)1 << 34, &o->n_elems, msg, len);
+            break;
+        case OPT_WORK:
+            if (gemm) goto wrong_workload;
+            rc = parse_i64("--work", a, 0, STREAM_MAX_WORK, &v, msg, len); o->work = (int)v;
+            break;
+        case OPT_M: case OPT_N: case OPT_K: {
+            if (!gemm) goto wrong_workload;
+            const char *f = c == OPT_M ? "--m" : c == OPT_N ? "--n" : "--k";
+            rc = parse_i64(f, a, INT64_MIN / 2, INT64_MAX / 2, &v, msg, len);
+            if (rc == ARGS_OK && (v < 1 || v > INT_MAX)) {
+                snprintf(msg, len, "%s: %s is out of range; it must be between 1 and %d", f, a, INT_MAX);
+                rc = ARGS_BAD;
+            }
+            if (c == OPT_M) { o->m = (int)v; m_set = 1; }
+            if (c == OPT_N) { o->n = (int)v; n_set = 1; }
+            if (c == OPT_K) { o->k = (int)v; k_set = 1; }
+            break;
+        }
+        case OPT_EXACT:
+            if (!gemm) goto wrong_workload;
+            o->exact = 1;
+            break;
+        case OPT_STAGES:
+            rc = parse_i64("--stages", a, INT_MIN, INT_MAX, &v, msg, len);
+            if (rc == ARGS_OK && (v < lim->min_stages || v > lim->max_stages)) {
+                if (lim->min_stages == lim->max_stages)
+                    snprintf(msg, len, "--stages: this step has exactly %d slot(s); --stages must be %d (got %s)",
+                             lim->min_stages, lim->min_stages, a);
+                else
+                    snprintf(msg, len, "--stages: must be between %d and %d for this step (got %s)",
+                             lim->min_stages, lim->max_stages, a);
+                rc = ARGS_BAD;
+            }
+            o->stages = (int)v;
+            break;
+        case OPT_ITERS:
+            rc = parse_i64("--iters", a, 1, 100000, &v, msg, len); o->iters = (int)v;
+            break;
+        case OPT_WARMUP:
+            rc = parse_i64("--warmup", a, 0, 100000, &v, msg, len); o->warmup = (int)v;
+            break;
+        case OPT_SEED:
+            rc = parse_u64("--seed", a, &o->seed, msg, len);
+            break;
+        case OPT_NO_CHECK: o->no_check = 1; break;
+        case OPT_CSV:
+            if (a[0] == '\0') { snprintf(msg, len, "--csv: needs a file name"); rc = ARGS_BAD; }
+            o->csv = a;
+            break;
+        case OPT_TRACE:
+            if (a[0] == '\0') { snprintf(msg, len, "--trace: needs a file name"); rc = ARGS_BAD; }
+            o->trace = a;
+            break;
+        case OPT_VARIANT:
+            if (a[0] == '\0' || strpbrk(a, ",\"\n\r")) {
+                snprintf(msg, len, "--variant: must be a non-empty label without commas, quotes or newlines");
+                rc = ARGS_BAD;
+            }
+            o->variant = a;
+            break;
+        case OPT_DEVICE:
+            rc = parse_i64("--device", a, 0, 1023, &v, msg, len); o->device = (int)v;
+            break;
+        case OPT_PLANT_BUG:
+            if (!lim->debug_build) {
+                snprintf(msg, len, "--plant-bug: only available in a debug build (make DEBUG=1)");
+                rc = ARGS_BAD;
+            } else {
+                rc = parse_i64("--plant-bug", a, 1, 3, &v, msg, len); o->plant_bug = (int)v;
+            }
+            break;
+        case '?':
+        default:
+            if (optopt)
+                snprintf(msg, len, "unknown option or missing value near '%s' (see --help)", argv[optind - 1]);
+            else
+                snprintf(msg, len, "unknown option '%s' (see --help)", argv[optind - 1]);
+            return ARGS_BAD;
+        }
+        if (rc != ARGS_OK) return rc;
+        continue;
+    wrong_workload:
+        snprintf(msg, len, "--%s: not a flag of this step (it runs the %s workload; see --help)",
+                 opts[idx].name, gemm ? "GEMM" : "streaming");
+        return ARGS_BAD;
+    }
+    if (optind < argc) {
+        snprintf(msg, len, "unexpected argument '%s' (flags take the form --name value; see --help)",
+                 argv[optind]);
+        return ARGS_BAD;
+    }
+    if (gemm) {
+        (void)m_set; (void)n_set; (void)k_set;
+        return args_check_gemm_shape(o->m, o->n, o->k, o->exact, msg, len);
+    }
+    return ARGS_OK;
+}
+
+void args_usage(const char *prog, const args_limits *lim, const char *summary)
+{
+    printf("%s — %s\n\nusage: %s [flags]\n\n", prog, summary, prog);
+    if (lim->workload == WORKLOAD_STREAM) {
+        printf("  --n-elems N   elements of x and y (1 .. 2^34; default %lld)\n", (long long)STREAM_DEFAULT_N_ELEMS);
+        printf("  --work W      dependent FMAs per element in f (0 .. %d; default %d)\n", STREAM_MAX_WORK, STREAM_DEFAULT_WORK);
+    } else {
+        printf("  --m M --n N --k K   D[MxN] = A[MxK] * B[NxK]^T (M, N >= 1; K a positive multiple of 8;\n"
+               "                      each matrix below 2^31 elements; default %d each)\n", GEMM_DEFAULT_MNK);
+        printf("  --exact       inputs in {-1,0,1}, K <= %d: the result must match cuBLAS bit for bit\n", GEMM_EXACT_MAX_K);
+    }
+    if (lim->min_stages == lim->max_stages)
+        printf("  --stages S    shared-memory slots: this step has exactly %d\n", lim->min_stages);
+    else
+        printf("  --stages S    shared-memory slots/stages (%d .. %d; default %d)\n",
+               lim->min_stages, lim->max_stages, lim->default_stages);
+    printf("  --iters I     timed launches of the step (and of the reference), median reported (default %d)\n",
+           lim->workload == WORKLOAD_GEMM ? 20 : 50);
+    printf("  --warmup W    untimed launches first (default 5)\n");
+    printf("  --seed S      random inputs from this seed (default 1234)\n");
+    printf("  --no-check    skip the correctness check (timing only)\n");
+    printf("  --csv FILE    append one result row (header written if FILE is new)\n");
+    printf("  --trace FILE  record a per-warp timeline of CTA 0 and one more into FILE (CSV)\n");
+    printf("  --variant L   label for the CSV's variant column\n");
+    printf("  --device D    CUDA device ordinal (default 0)\n");
+    if (lim->debug_build)
+        printf("  --plant-bug B debug builds only: 1 producer starts at phase 0, 2 producer skips one commit,\n"
+               "                3 consumer skips one release; the bounded waits must name the hang\n");
+    printf("  --help        this text\n\n");
+    printf("exit codes: 0 ok, 1 result wrong, 2 bad arguments, 3 this GPU cannot run this step\n");
+}

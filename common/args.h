@@ -1,0 +1,70 @@
+/* args.h — the one command-line contract every step binary shares.
+ *
+ * Plain C11 (args.c, compiled by gcc) so that tests/ can feed it bad input and
+ * check the message without running a GPU program.  Parsing never exits: it
+ * returns ARGS_OK, ARGS_HELP or ARGS_BAD with a message naming the flag and the
+ * rule; the step's main turns ARGS_BAD into exit code 2. */
+#ifndef COMMON_ARGS_H
+#define COMMON_ARGS_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { ARGS_OK = 0, ARGS_HELP = 1, ARGS_BAD = 2 };
+enum workload { WORKLOAD_STREAM = 0, WORKLOAD_GEMM = 1 };
+
+/* Limits a step passes in (its own stage range, for example). */
+typedef struct {
+    enum workload workload;
+    int min_stages, max_stages, default_stages;
+    int debug_build;            /* 1: accept --plant-bug (make DEBUG=1 builds) */
+} args_limits;
+
+typedef struct {
+    /* streaming */
+    int64_t n_elems;
+    int work;
+    /* GEMM */
+    int m, n, k;
+    int exact;                  /* inputs in {-1,0,1}, result must match bit for bit */
+    /* both */
+    int stages;
+    int iters, warmup;
+    uint64_t seed;
+    int no_check;
+    int device;
+    const char *csv;            /* NULL: no CSV row */
+    const char *trace;          /* NULL: no timeline */
+    const char *variant;        /* free text label written to the CSV */
+    int plant_bug;              /* 0 none; DEBUG builds only, see common/debug.h */
+} args_options;
+
+/* Defaults of the streaming workload.  DEFAULT_WORK makes the consumers'
+ * compute about as long as the producers' loads on an H100 (README step01). */
+#define STREAM_DEFAULT_N_ELEMS (1LL << 26)
+#define STREAM_DEFAULT_WORK 16
+#define STREAM_MAX_WORK 100000
+#define GEMM_DEFAULT_MNK 4096
+#define GEMM_EXACT_MAX_K 256
+
+void args_defaults(const args_limits *lim, args_options *o);
+
+/* Returns ARGS_OK, ARGS_HELP (usage is wanted) or ARGS_BAD (msg filled). */
+int args_parse(int argc, char **argv, const args_limits *lim, args_options *o,
+               char *msg, size_t msg_len);
+
+/* Checks that do not depend on the device: GEMM shape rules, exact-mode K.
+ * (args_parse calls it; exposed for tests.) */
+int args_check_gemm_shape(int64_t m, int64_t n, int64_t k, int exact, char *msg,
+                          size_t msg_len);
+
+void args_usage(const char *prog, const args_limits *lim, const char *summary);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

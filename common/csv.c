@@ -1,0 +1,108 @@
+/* csv.c — see csv.h. */
+#include "csv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static int put(char *buf, size_t len, size_t *pos, const char *s)
+{
+    size_t n = strlen(s);
+    if (*pos + n + 1 > len) return -1;
+    memcpy(buf + *pos, s, n);
+    *pos += n;
+    buf[*pos] = '\0';
+    return 0;
+}
+
+static int put_text(char *buf, size_t len, size_t *pos, const char *s)
+{
+    if (!s) return 0;
+    for (; *s; ++s) {
+        char c = *s;
+        if (c == ',') c = ';';
+        if (c == '"') c = '\'';
+        if (c == '\n' || c == '\r') c = ' ';
+        char one[2] = {c, 0};
+        if (put(buf, len, pos, one)) return -1;
+    }
+    return 0;
+}
+
+static int put_i64(char *buf, size_t len, size_t *pos, int64_t v)
+{
+    char tmp[32] = "";
+    if (v >= 0) snprintf(tmp, sizeof tmp, "%lld", (long long)v);
+    return put(buf, len, pos, tmp);
+}
+
+static int put_f(char *buf, size_t len, size_t *pos, double v, const char *fmt)
+{
+    char tmp[48] = "";
+    if (!isnan(v) && !isinf(v)) snprintf(tmp, sizeof tmp, fmt, v);
+    return put(buf, len, pos, tmp);
+}
+
+int csv_format_row(const csv_row *r, char *buf, size_t len)
+{
+    size_t pos = 0;
+    int e = 0;
+    if (len) buf[0] = '\0';
+    e |= put_text(buf, len, &pos, r->step);        e |= put(buf, len, &pos, ",");
+    e |= put_text(buf, len, &pos, r->variant);     e |= put(buf, len, &pos, ",");
+    e |= put_i64(buf, len, &pos, r->m);            e |= put(buf, len, &pos, ",");
+    e |= put_i64(buf, len, &pos, r->n);            e |= put(buf, len, &pos, ",");
+    e |= put_i64(buf, len, &pos, r->k);            e |= put(buf, len, &pos, ",");
+    e |= put_i64(buf, len, &pos, r->n_elems);      e |= put(buf, len, &pos, ",");
+    e |= put_i64(buf, len, &pos, r->work);         e |= put(buf, len, &pos, ",");
+    e |= put_i64(buf, len, &pos, r->stages);       e |= put(buf, len, &pos, ",");
+    e |= put_f(buf, len, &pos, r->ms_median, "%.6f");    e |= put(buf, len, &pos, ",");
+    e |= put_f(buf, len, &pos, r->tflops, "%.2f");       e |= put(buf, len, &pos, ",");
+    e |= put_f(buf, len, &pos, r->gbps, "%.1f");         e |= put(buf, len, &pos, ",");
+    e |= put_text(buf, len, &pos, r->ref_name);          e |= put(buf, len, &pos, ",");
+    e |= put_f(buf, len, &pos, r->ref_value, "%.2f");    e |= put(buf, len, &pos, ",");
+    e |= put_f(buf, len, &pos, r->ratio_to_ref, "%.4f"); e |= put(buf, len, &pos, ",");
+    e |= put_f(buf, len, &pos, r->rel_err, "%.3e");      e |= put(buf, len, &pos, ",");
+    e |= put_text(buf, len, &pos, r->gpu);               e |= put(buf, len, &pos, ",");
+    e |= put_f(buf, len, &pos, r->sm_clock_mhz, "%.0f"); e |= put(buf, len, &pos, ",");
+    e |= put_text(buf, len, &pos, r->cuda_version);      e |= put(buf, len, &pos, ",");
+    e |= put_text(buf, len, &pos, r->git_rev);           e |= put(buf, len, &pos, ",");
+    e |= put_text(buf, len, &pos, r->date);
+    return e ? -1 : (int)pos;
+}
+
+int csv_append(const char *path, const csv_row *r, char *msg, size_t msg_len)
+{
+    char line[2048];
+    if (csv_format_row(r, line, sizeof line) < 0) {
+        snprintf(msg, msg_len, "--csv %s: row too long to format", path);
+        return -1;
+    }
+    FILE *f = fopen(path, "a+");
+    if (!f) {
+        snprintf(msg, msg_len, "--csv %s: cannot open for appending: %s", path, strerror(errno));
+        return -1;
+    }
+    fseek(f, 0, SEEK_END);
+    int fresh = ftell(f) == 0;
+    if ((fresh && fprintf(f, "%s\n", CSV_HEADER) < 0) || fprintf(f, "%s\n", line) < 0) {
+        snprintf(msg, msg_len, "--csv %s: write failed: %s", path, strerror(errno));
+        fclose(f);
+        return -1;
+    }
+    if (fclose(f) != 0) {
+        snprintf(msg, msg_len, "--csv %s: close failed: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+void csv_now_utc(char *buf, size_t len)
+{
+    time_t t = time(NULL);
+    struct tm tmv;
+    gmtime_r(&t, &tmv);
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tmv);
+}

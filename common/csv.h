@@ -1,0 +1,57 @@
+/* csv.h — the results file every bench run appends to (plots/results/<gpu>.csv).
+ *
+ * One schema for every step (COURSE_DESIGN.md, "Results, bench and plots").
+ * Fields that do not apply are left empty: a NaN double or a negative integer
+ * in csv_row means "not applicable".  Plain C, tested in tests/test_cpu.c. */
+#ifndef COMMON_CSV_H
+#define COMMON_CSV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CSV_HEADER                                                             \
+    "step,variant,m,n,k,n_elems,work,stages,ms_median,tflops,gbps,ref_name,"   \
+    "ref_value,ratio_to_ref,rel_err,gpu,sm_clock_mhz,cuda_version,git_rev,date"
+#define CSV_COLUMNS 20
+
+typedef struct {
+    const char *step;        /* "01" ... "07" */
+    const char *variant;     /* free label, e.g. "default" or "128x128x32" */
+    int64_t m, n, k;         /* GEMM shape, -1 for streaming */
+    int64_t n_elems;         /* streaming size, -1 for GEMM */
+    int64_t work;            /* streaming FMAs per element, -1 for GEMM */
+    int64_t stages;
+    double ms_median;
+    double tflops;           /* GEMM, NaN for streaming */
+    double gbps;             /* bytes read + written per second / 1e9 */
+    const char *ref_name;    /* "cublas" or "d2d_copy" */
+    double ref_value;        /* the reference's tflops (GEMM) or GB/s (copy) */
+    double ratio_to_ref;     /* step / reference, same unit, same run */
+    double rel_err;          /* NaN when --no-check */
+    const char *gpu;
+    double sm_clock_mhz;     /* SM clock sampled right after the timed loop */
+    const char *cuda_version;/* "runtime 13.0 / driver 13.0" */
+    const char *git_rev;
+    const char *date;        /* ISO 8601, UTC */
+} csv_row;
+
+/* Formats one row (no newline) into buf.  Commas and quotes in text fields are
+ * replaced by ';' and '\'' so the file stays a plain comma-separated table
+ * gnuplot and awk can read.  Returns the length, or -1 if buf is too small. */
+int csv_format_row(const csv_row *r, char *buf, size_t len);
+
+/* Appends one row to path, writing CSV_HEADER first when the file is new or
+ * empty.  Returns 0, or -1 with msg filled. */
+int csv_append(const char *path, const csv_row *r, char *msg, size_t msg_len);
+
+/* Current time as ISO 8601 UTC, e.g. 2026-11-21T20:46:00Z. */
+void csv_now_utc(char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,67 @@
+/* gemm.cuh — the GEMM half of the harness, used unchanged by steps 04–07.
+ *
+ *   D[M×N] = A[M×K] · B[N×K]ᵀ     bf16 in, fp32 accumulate, bf16 out
+ *   A, B, D row-major: K contiguous in A and B, N contiguous in D.
+ *
+ * In cuBLAS's column-major terms this is the "TN" case: D is computed as
+ * Dᵀ = B·Aᵀ with op(B) = T, op(A) = N.  A step provides a launch function
+ * (and optionally a per-buffer `prepare`, e.g. to build TMA tensor maps before
+ * timing starts); gemm_main does the rest:
+ *   - refuses bad shapes (exit 2) and devices that cannot run the step (exit 3);
+ *   - checks that A, B, D (and the rotation sets) fit in device memory before
+ *     allocating anything;
+ *   - random inputs from --seed (never zeros), or with --exact inputs in
+ *     {-1,0,1} with K <= 256 so every dot product is exact in bf16 and the
+ *     result must equal cuBLAS bit for bit;
+ *   - poisons D (0xFFFF = bf16 NaN) before each checked run, so an element the
+ *     kernel never wrote fails;
+ *   - relative Frobenius error against cuBLAS (< 1e-2) and, when M·N·K is
+ *     small, against a float64 host reference; any NaN or Inf fails;
+ *   - times the step and cuBLAS interleaved (harness.cuh), rotating input sets
+ *     so small problems do not run out of L2;
+ *   - prints a summary line and appends a CSV row. */
+#ifndef COMMON_GEMM_CUH
+#define COMMON_GEMM_CUH
+
+#include <cuda_bf16.h>
+#include <cublas_v2.h>
+
+#include "harness.cuh"
+
+typedef struct {
+    int m, n, k;
+    const __nv_bfloat16 *a;   /* [m][k] */
+    const __nv_bfloat16 *b;   /* [n][k] */
+    __nv_bfloat16 *d;         /* [m][n] */
+    int stages;               /* --stages */
+    int num_sms;              /* for persistent grids */
+    void *plan;               /* what step->prepare built for these buffers, or NULL */
+    trace_ctx trace;          /* tracing off unless --trace (recs == NULL) */
+    int plant_bug;            /* DEBUG builds: --plant-bug, else 0 */
+} gemm_operands;
+
+typedef struct {
+    const char *step;         /* "04" */
+    const char *name;         /* "cpasync_multistage" */
+    const char *summary;      /* one line for --help */
+    const char *variant;      /* default CSV variant label, e.g. "128x128x32" */
+    int min_stages, max_stages, default_stages;
+    device_need need;         /* capability the step's code needs */
+    /* Optional: build per-buffer state (tensor maps) before anything is
+     * timed; returns a pointer stored in gemm_operands.plan.  May exit(2)
+     * with a message if the shape cannot be described. */
+    void *(*prepare)(const gemm_operands *op);
+    void (*release)(void *plan);
+    /* Enqueue one GEMM on `stream`.  Must check its launch (the harness
+     * also checks cudaGetLastError after it). */
+    void (*launch)(const gemm_operands *op, cudaStream_t stream);
+    /* Timeline units per CTA (warps or warpgroups) and their kind. */
+    int trace_units;
+    const char *trace_unit_kind;
+} gemm_step;
+
+static int gemm_main(int argc, char **argv, const gemm_step *step);
+
+#include "gemm_impl.cuh"
+
+#endif

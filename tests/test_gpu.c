@@ -1,0 +1,259 @@
+/* test_gpu.c — every step binary run the way a learner runs it.
+ *
+ * Without a CUDA device (or, for the sm_90a steps, without a compute 9.0
+ * device) these tests are not registered at all: test_main prints them as
+ * SKIP and they count neither as passed nor as failed.  The argument tests at
+ * the bottom need no GPU (flags are parsed before the device is touched). */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "proc.h"
+
+#define QUICK "--iters 2 --warmup 1"
+
+static int exists(const char *path) { return access(path, X_OK) == 0; }
+
+/* 1 if the step's source folder is absent (a later step not written yet). */
+static int step_folder_missing(const char *bin)
+{
+    char src[512];
+    snprintf(src, sizeof src, "%s/kernel.cu", bin);
+    return access(src, R_OK) != 0;
+}
+
+static void run_expect(const char *bin, const char *args, int want_exit, int timeout_s,
+                       const char *want_text)
+{
+    char path[512], cmd[1024];
+    step_path(bin, path, sizeof path);
+    ck_assert_msg(exists(path), "%s is not built (run make)", path);
+    snprintf(cmd, sizeof cmd, "%s %s", path, args);
+    proc_result r;
+    ck_assert_int_eq(proc_run(cmd, timeout_s, &r), 0);
+    ck_assert_msg(!r.timed_out, "%s: still running after %d s (hang?)\n%s", cmd, timeout_s, r.output);
+    ck_assert_msg(r.exit_code == want_exit, "%s: exit %d, expected %d\n%s", cmd, r.exit_code,
+                  want_exit, r.output);
+    if (want_text)
+        ck_assert_msg(strstr(r.output, want_text) != NULL, "%s: output lacks '%s'\n%s", cmd,
+                      want_text, r.output);
+}
+
+/* ---- streaming steps 01–03 -------------------------------------------------- */
+
+static const char *const stream_bins[3] = {"step01_sync_pc", "step02_async_pipeline",
+                                           "step03_staged_pipeline"};
+/* n: 1, 31, a chunk minus/plus one, exactly two chunks, one that leaves most
+ * CTAs idle, and a large one (many chunks per CTA, ring wraps many times). */
+static const long long stream_n[] = {1, 31, 4095, 4097, 8192, 132 * 4096 + 77, 1 << 24};
+#define NUM_N (int)(sizeof stream_n / sizeof stream_n[0])
+static const int stream_work[] = {0, 16};
+static const int stream_stages[] = {1, 2, 5, 8};
+
+START_TEST(test_stream_steps_01_02)
+{
+    /* _i over (step 0..1) x n x work */
+    int step = _i / (NUM_N * 2), rest = _i % (NUM_N * 2);
+    char args[256];
+    snprintf(args, sizeof args, "--n-elems %lld --work %d " QUICK, stream_n[rest / 2], stream_work[rest % 2]);
+    run_expect(stream_bins[step], args, 0, 60, "check ok");
+}
+END_TEST
+
+START_TEST(test_stream_step03)
+{
+    /* _i over n x work x stages */
+    int s = _i % 4, w = (_i / 4) % 2, n = _i / 8;
+    char args[256];
+    snprintf(args, sizeof args, "--n-elems %lld --work %d --stages %d " QUICK, stream_n[n], stream_work[w],
+             stream_stages[s]);
+    run_expect(stream_bins[2], args, 0, 60, "check ok");
+}
+END_TEST
+
+START_TEST(test_stream_trace)
+{
+    char args[256];
+    snprintf(args, sizeof args, "--n-elems 2000000 --stages 4 --trace /tmp/course_trace_test.csv " QUICK);
+    unlink("/tmp/course_trace_test.csv");
+    run_expect(stream_bins[2], args, 0, 60, "timeline:");
+    FILE *f = fopen("/tmp/course_trace_test.csv", "r");
+    ck_assert_ptr_nonnull(f);
+    char line[512];
+    int rows = 0, producer = 0, consumer = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || strncmp(line, "cta,", 4) == 0) continue;
+        ++rows;
+        producer += strstr(line, ",producer,") != NULL;
+        consumer += strstr(line, ",consumer,") != NULL;
+    }
+    fclose(f);
+    ck_assert_int_gt(producer, 0);
+    ck_assert_int_gt(consumer, 0);
+    unlink("/tmp/course_trace_test.csv");
+}
+END_TEST
+
+/* A planted protocol bug in a DEBUG build must be diagnosed, not hang. */
+START_TEST(test_planted_hang_is_diagnosed)
+{
+    static const char *const bug_text[] = {"", "producer_acquire", "consumer_wait", "producer_acquire"};
+    int bug = _i + 1;
+    char path[512], cmd[1024];
+    debug_step_path("step03_staged_pipeline", path, sizeof path);
+    ck_assert_msg(exists(path), "%s is not built (make DEBUG=1)", path);
+    snprintf(cmd, sizeof cmd, "%s --plant-bug %d --stages 2 --n-elems 4000000 " QUICK, path, bug);
+    proc_result r;
+    ck_assert_int_eq(proc_run(cmd, 20, &r), 0);
+    ck_assert_msg(!r.timed_out, "%s: hung instead of being diagnosed\n%s", cmd, r.output);
+    ck_assert_msg(r.exit_code != 0, "%s: planted bug went unnoticed\n%s", cmd, r.output);
+    ck_assert_msg(strstr(r.output, "pipeline hang diagnosed") || strstr(r.output, "HANG:"),
+                  "%s: no diagnosis printed\n%s", cmd, r.output);
+    ck_assert_msg(strstr(r.output, bug_text[bug]), "%s: diagnosis does not name %s\n%s", cmd,
+                  bug_text[bug], r.output);
+    ck_assert_msg(r.seconds < 10.0, "%s: diagnosis took %.1f s (limit 10)", cmd, r.seconds);
+}
+END_TEST
+
+/* ---- GEMM steps 04–07 --------------------------------------------------------- */
+
+static const char *const gemm_bins[4] = {"step04_cpasync_multistage", "step05_tma_wgmma",
+                                         "step06_persistent", "step07_pingpong"};
+static const char *const gemm_cases[] = {
+    "--m 1 --n 1 --k 8",
+    "--m 127 --n 129 --k 72",
+    "--m 1000 --n 1000 --k 1000",
+    "--m 300 --n 4100 --k 264",
+    "--m 4100 --n 300 --k 8",
+    "--m 4096 --n 4096 --k 4096",
+    "--m 127 --n 129 --k 72 --exact",
+    "--m 256 --n 512 --k 256 --exact",
+    "--m 1 --n 1 --k 256 --exact",
+    "--m 129 --n 257 --k 8 --exact",
+};
+#define NUM_GEMM_CASES (int)(sizeof gemm_cases / sizeof gemm_cases[0])
+
+/* Registered per step present (see gpu_suite): _i is the case index; the
+ * step index rides in the upper bits. */
+START_TEST(test_gemm_step)
+{
+    int step = _i / 100, c = _i % 100;
+    char args[256];
+    snprintf(args, sizeof args, "%s " QUICK, gemm_cases[c]);
+    run_expect(gemm_bins[step], args, 0, 120, "check ok");
+}
+END_TEST
+
+static const char *const gemm_stage_cases[] = {"--stages %d --m 127 --n 129 --k 72 --exact",
+                                               "--stages %d --m 1000 --n 1000 --k 1000"};
+START_TEST(test_gemm_stages)
+{
+    /* _i = step*100 + stages*10 + case */
+    int step = _i / 100, stages = (_i / 10) % 10, c = _i % 10;
+    char args[512], a2[256];
+    snprintf(a2, sizeof a2, gemm_stage_cases[c], stages);
+    snprintf(args, sizeof args, "%s " QUICK, a2);
+    run_expect(gemm_bins[step], args, 0, 120, "check ok");
+}
+END_TEST
+
+/* ---- argument contract on the real binaries (no GPU needed) ---------------- */
+
+static const struct { const char *bin; const char *args; } bad_cli[] = {
+    {"step01_sync_pc", "--work -1"},
+    {"step01_sync_pc", "--stages 2"},
+    {"step02_async_pipeline", "--n-elems 0"},
+    {"step03_staged_pipeline", "--stages 9"},
+    {"step03_staged_pipeline", "--m 4"},
+    {"step04_cpasync_multistage", "--k 12"},
+    {"step04_cpasync_multistage", "--m 0"},
+    {"step05_tma_wgmma", "--k 7"},
+    {"step05_tma_wgmma", "--n 70000 --m 70000"},
+    {"step06_persistent", "--exact --k 512"},
+    {"step07_pingpong", "--iters 0"},
+};
+
+START_TEST(test_cli_bad_args)
+{
+    const char *flag = bad_cli[_i].args;
+    char want[32];
+    snprintf(want, sizeof want, "%.*s", (int)strcspn(flag, " "), flag);
+    run_expect(bad_cli[_i].bin, bad_cli[_i].args, 2, 20, want);
+}
+END_TEST
+
+START_TEST(test_cli_help)
+{
+    run_expect(_i < 3 ? stream_bins[_i] : gemm_bins[_i - 3], "--help", 0, 20, "exit codes");
+}
+END_TEST
+
+START_TEST(test_cli_no_device_exit3)
+{
+    /* Registered only on machines without a GPU: valid flags, exit 3, a clear message. */
+    run_expect(stream_bins[_i], "--n-elems 10", 3, 20, "no CUDA device");
+}
+END_TEST
+
+/* ---- suites ---------------------------------------------------------------------- */
+
+Suite *cli_suite(int have_gpu)
+{
+    Suite *s = suite_create("cli");
+    TCase *tc = tcase_create("arguments");
+    tcase_set_timeout(tc, 60);
+    /* Only steps that exist in this checkout (a step folder not written yet
+     * has no binary); make test builds every step that exists first. */
+    char path[512];
+    for (int i = 0; i < (int)(sizeof bad_cli / sizeof bad_cli[0]); ++i)
+        if (exists(step_path(bad_cli[i].bin, path, sizeof path)) || !step_folder_missing(bad_cli[i].bin))
+            tcase_add_loop_test(tc, test_cli_bad_args, i, i + 1);
+    for (int i = 0; i < 7; ++i) {
+        const char *bin = i < 3 ? stream_bins[i] : gemm_bins[i - 3];
+        if (exists(step_path(bin, path, sizeof path)) || !step_folder_missing(bin))
+            tcase_add_loop_test(tc, test_cli_help, i, i + 1);
+    }
+    if (!have_gpu) tcase_add_loop_test(tc, test_cli_no_device_exit3, 0, 3);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+/* Counts how many GEMM steps are built (index into gemm_bins). */
+static int gemm_step_built(int i)
+{
+    return !step_folder_missing(gemm_bins[i]);
+}
+
+int gpu_suite_count(int sm90)
+{
+    int n = 2 * NUM_N * 2 + NUM_N * 2 * 4 + 1 + 3;
+    for (int i = 0; i < 4; ++i)
+        if (sm90 && gemm_step_built(i)) n += NUM_GEMM_CASES + 2 * 2;
+    return n;
+}
+
+Suite *gpu_suite(int sm90)
+{
+    Suite *s = suite_create("gpu");
+    TCase *tc = tcase_create("stream");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, test_stream_steps_01_02, 0, 2 * NUM_N * 2);
+    tcase_add_loop_test(tc, test_stream_step03, 0, NUM_N * 2 * 4);
+    tcase_add_test(tc, test_stream_trace);
+    tcase_add_loop_test(tc, test_planted_hang_is_diagnosed, 0, 3);
+    suite_add_tcase(s, tc);
+    if (sm90) {
+        tc = tcase_create("gemm");
+        tcase_set_timeout(tc, 300);
+        for (int i = 0; i < 4; ++i) {
+            if (!gemm_step_built(i)) continue;
+            tcase_add_loop_test(tc, test_gemm_step, i * 100, i * 100 + NUM_GEMM_CASES);
+            tcase_add_loop_test(tc, test_gemm_stages, i * 100 + 20, i * 100 + 22);   /* stages 2 */
+            tcase_add_loop_test(tc, test_gemm_stages, i * 100 + 40, i * 100 + 42);   /* stages 4 */
+        }
+        suite_add_tcase(s, tc);
+    }
+    return s;
+}
