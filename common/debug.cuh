@@ -80,8 +80,15 @@ static __device__ __noinline__ void report_hang(const char *barrier, const char 
                "slot %d for phase parity %u\n",
                (int)blockIdx.x, (int)(threadIdx.x / 32), HANG_TIMEOUT_NS * 1e-9, waiter,
                barrier, slot, phase);
+        /* A fence orders the writes but does not wait for them to reach the
+         * host; give them time to land before the trap tears the context down. */
+        const uint64_t t0 = globaltimer_ns();
+        while (globaltimer_ns() - t0 < 20000000ull) { }
+        __trap();
     }
-    __trap();
+    /* Every other thread that times out waits here for the first one's trap:
+     * trapping now could kill the grid before the report reaches the host. */
+    for (;;) __nanosleep(1000000);
 }
 
 /* Host side: allocate the mapped record and point the kernels' symbol at it.

@@ -86,6 +86,8 @@ static int device_setup(int dev, device_need need, device_info *out)
     snprintf(out->cuda_version, sizeof out->cuda_version, "runtime %d.%d driver %d.%d", rt / 1000,
              (rt % 1000) / 10, drv / 1000, (drv % 1000) / 10);
     out->hang = debug_hang_report_install();
+    if (COURSE_DEBUG_BUILD && !out->hang)
+        fprintf(stderr, "warning: DEBUG build could not set up the hang report (mapped host memory)\n");
     return EXIT_OK;
 }
 

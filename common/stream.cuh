@@ -25,8 +25,12 @@
 #include "harness.cuh"
 
 #define STREAM_CHUNK 4096                       /* floats per chunk = 16 KB per slot */
+#ifndef PRODUCER_WARPS
 #define PRODUCER_WARPS 4
+#endif
+#ifndef CONSUMER_WARPS
 #define CONSUMER_WARPS 8
+#endif
 #define PRODUCER_THREADS (PRODUCER_WARPS * 32)
 #define CONSUMER_THREADS (CONSUMER_WARPS * 32)
 #define STREAM_THREADS (PRODUCER_THREADS + CONSUMER_THREADS)
@@ -51,10 +55,11 @@ static __host__ __device__ __forceinline__ float stream_f(float v, int work)
 /* Producer thread pt (0..PRODUCER_THREADS-1): start copying its share of
  * chunk c from x into the slot with 16-byte cp.async and return at once; the
  * bytes land later (cp_async_wait_all, or an mbarrier arrive-on, tells when).
- * A float4 that runs past the end of x copies only its valid bytes and the
- * rest of the 16 are written as zeros, so the last, partial chunk needs no
- * separate code path.  Copies straight to shared memory hold no registers, so
- * a producer can have several chunks in flight (step 03). */
+ * Past the end of x the slot gets zeros: a float4 entirely past the end reads
+ * nothing (src-size 0), and the one float4 that straddles the end is copied
+ * float by float, so no copy reaches beyond the array.  Copies straight to
+ * shared memory hold no registers, so a producer can have several chunks in
+ * flight (step 03). */
 static __device__ __forceinline__ void chunk_copy_async(float4 *slot, const float *x, int64_t c,
                                                         int64_t n, int pt)
 {
@@ -63,9 +68,15 @@ static __device__ __forceinline__ void chunk_copy_async(float4 *slot, const floa
     for (int j = 0; j < VEC_PER_PRODUCER; ++j) {
         const int v = pt + j * PRODUCER_THREADS;
         const int64_t e = base + 4 * (int64_t)v;
-        const int64_t left = n - e;
-        const uint32_t bytes = left >= 4 ? 16u : left > 0 ? (uint32_t)left * 4u : 0u;
-        cp_async_cg_16((uint32_t)__cvta_generic_to_shared(&slot[v]), bytes ? x + e : x, bytes);
+        const uint32_t dst = (uint32_t)__cvta_generic_to_shared(&slot[v]);
+        if (e + 4 <= n) {
+            cp_async_cg_16(dst, x + e, 16);
+        } else if (e >= n) {
+            cp_async_cg_16(dst, x, 0);
+        } else {
+            for (int q = 0; q < 4; ++q)
+                cp_async_ca_4(dst + 4 * q, e + q < n ? x + e + q : x, e + q < n ? 4 : 0);
+        }
     }
 }
 
