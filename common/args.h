@@ -43,10 +43,12 @@ typedef struct {
     int plant_bug;              /* 0 none; DEBUG builds only, see common/debug.h */
 } args_options;
 
-/* Defaults of the streaming workload.  DEFAULT_WORK makes the consumers'
- * compute about as long as the producers' loads on an H100 (README step01). */
+/* Defaults of the streaming workload.  DEFAULT_WORK puts the consumers'
+ * compute at about half to two thirds of the producers' load time on an
+ * H100/H200 (measured: step01_sync_pc/README.md), so the hand-off's
+ * load + compute and the pipeline's max(load, compute) differ clearly. */
 #define STREAM_DEFAULT_N_ELEMS (1LL << 26)
-#define STREAM_DEFAULT_WORK 16
+#define STREAM_DEFAULT_WORK 32
 #define STREAM_MAX_WORK 100000
 #define GEMM_DEFAULT_MNK 4096
 #define GEMM_EXACT_MAX_K 256

@@ -234,7 +234,7 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
             tma_prefetch_map(map_b);
             pipeline_state w = pipeline_producer_start((uint32_t)stages);
 #ifdef COURSE_DEBUG
-            if (plant_bug == 1) w.phase = 0;   /* the classic: first acquire never passes */
+            if (PLANTED(plant_bug, BUG_PRODUCER_PHASE0)) w.phase = 0;   /* the classic: first acquire never passes */
 #endif
             for (int kt = 0; kt < KT; ++kt) {
                 /* acquire: the slot's previous contents were fully read (WAR). */
@@ -250,7 +250,7 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
                  * also legal (tx-count may go negative within a phase). */
                 uint64_t *bar = &full[w.index];
 #ifdef COURSE_DEBUG
-                if (!(plant_bug == 2 && kt == 1))
+                if (!(PLANTED(plant_bug, BUG_SKIP_COMMIT) && kt == 1))
 #endif
                     mbar_arrive_expect_tx(bar, STAGE_BYTES);
                 /* Coordinates innermost first: {k, row}. */
@@ -315,7 +315,7 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
         wgmma_fence_operands(acc, ACC_REGS);
         if (kt > 0) {
 #ifdef COURSE_DEBUG
-            if (!(plant_bug == 3 && kt == 1))
+            if (!(PLANTED(plant_bug, BUG_SKIP_RELEASE) && kt == 1))
 #endif
                 if (writer) consumer_release(empty, rel.index);
             pipeline_advance(&rel);

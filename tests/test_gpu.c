@@ -117,6 +117,49 @@ START_TEST(test_planted_hang_is_diagnosed)
 }
 END_TEST
 
+/* The same for the TMA pipeline of step 05 (producer starts at phase 0). */
+START_TEST(test_planted_hang_step05)
+{
+    char path[512], cmd[1024];
+    debug_step_path("step05_tma_wgmma", path, sizeof path);
+    ck_assert_msg(exists(path), "%s is not built (make DEBUG=1)", path);
+    snprintf(cmd, sizeof cmd, "%s --plant-bug 1 --m 1024 --n 1024 --k 1024 " QUICK, path);
+    proc_result r;
+    ck_assert_int_eq(proc_run(cmd, 20, &r), 0);
+    ck_assert_msg(!r.timed_out, "%s: hung instead of being diagnosed\n%s", cmd, r.output);
+    ck_assert_msg(r.exit_code != 0, "%s: planted bug went unnoticed\n%s", cmd, r.output);
+    ck_assert_msg(strstr(r.output, "pipeline hang diagnosed") && strstr(r.output, "producer_acquire"),
+                  "%s: no diagnosis naming producer_acquire\n%s", cmd, r.output);
+    ck_assert_msg(r.seconds < 10.0, "%s: diagnosis took %.1f s (limit 10)", cmd, r.seconds);
+}
+END_TEST
+
+/* A GEMM timeline has producer and consumer records of both traced CTAs. */
+START_TEST(test_gemm_trace)
+{
+    const char *f = "/tmp/course_trace_gemm.csv";
+    char args[256];
+    snprintf(args, sizeof args, "--m 2048 --n 2048 --k 1024 --trace %s " QUICK, f);
+    unlink(f);
+    run_expect("step05_tma_wgmma", args, 0, 60, "timeline:");
+    FILE *fp = fopen(f, "r");
+    ck_assert_ptr_nonnull(fp);
+    char line[512];
+    int producer = 0, mma = 0, ctas_other = 0;
+    while (fgets(line, sizeof line, fp)) {
+        if (line[0] == '#' || strncmp(line, "cta,", 4) == 0) continue;
+        producer += strstr(line, ",producer_load,") != NULL;
+        mma += strstr(line, ",consumer_compute,") != NULL;
+        ctas_other += strncmp(line, "0,", 2) != 0;
+    }
+    fclose(fp);
+    ck_assert_int_gt(producer, 0);
+    ck_assert_int_gt(mma, 0);
+    ck_assert_int_gt(ctas_other, 0);
+    unlink(f);
+}
+END_TEST
+
 /* ---- GEMM steps 04–07 --------------------------------------------------------- */
 
 static const char *const gemm_bins[4] = {"step04_cpasync_multistage", "step05_tma_wgmma",
@@ -230,7 +273,7 @@ int gpu_suite_count(int sm90)
 {
     int n = 2 * NUM_N * 2 + NUM_N * 2 * 4 + 1 + 3;
     for (int i = 0; i < 4; ++i)
-        if (sm90 && gemm_step_built(i)) n += NUM_GEMM_CASES + 2 * 2;
+        if (sm90 && gemm_step_built(i)) n += NUM_GEMM_CASES + 2 * 2 + (i == 1 ? 2 : 0);
     return n;
 }
 
@@ -247,6 +290,10 @@ Suite *gpu_suite(int sm90)
     if (sm90) {
         tc = tcase_create("gemm");
         tcase_set_timeout(tc, 300);
+        if (gemm_step_built(1)) {
+            tcase_add_test(tc, test_planted_hang_step05);
+            tcase_add_test(tc, test_gemm_trace);
+        }
         for (int i = 0; i < 4; ++i) {
             if (!gemm_step_built(i)) continue;
             tcase_add_loop_test(tc, test_gemm_step, i * 100, i * 100 + NUM_GEMM_CASES);
