@@ -190,7 +190,7 @@ static int gemm_main(int argc, char **argv, const gemm_step *step)
         ops[s].m = M; ops[s].n = N; ops[s].k = K;
         ops[s].a = da[s]; ops[s].b = db[s]; ops[s].d = d;
         ops[s].stages = o.stages; ops[s].num_sms = di.num_sms;
-        ops[s].trace = trace_off(); ops[s].plant_bug = o.plant_bug;
+        ops[s].trace = trace_disabled(); ops[s].plant_bug = o.plant_bug;
         ops[s].plan = step->prepare ? step->prepare(&ops[s]) : NULL;
     }
 
@@ -273,7 +273,7 @@ static int gemm_main(int argc, char **argv, const gemm_step *step)
         step->launch(&ops[0], 0);
         CUDA_CHECK_LAUNCH();
         sync_or_die(&di, "traced launch");
-        ops[0].trace = trace_off();
+        ops[0].trace = trace_disabled();
         rc = trace_write(&th, o.trace, step->trace_unit_kind, step->step);
         trace_free(&th);
         if (rc) return rc;

@@ -236,13 +236,6 @@ typedef struct {
     size_t bytes;
 } trace_host;
 
-static trace_ctx trace_off(void)
-{
-    trace_ctx t;
-    memset(&t, 0, sizeof t);
-    return t;
-}
-
 /* grid: CTAs of the launch, or 0 if the caller does not know it (the kernel
  * then traces CTA 0 and the middle CTA). */
 static void trace_alloc(trace_host *th, int units, int cap, int grid)

@@ -127,7 +127,7 @@ static int stream_main(int argc, char **argv, const stream_step *step)
     memset(&sc, 0, sizeof sc);
     sc.step = step;
     sc.op.x = x; sc.op.y = y; sc.op.n = n; sc.op.work = o.work; sc.op.stages = o.stages;
-    sc.op.grid = di.num_sms; sc.op.trace = trace_off(); sc.op.plant_bug = o.plant_bug;
+    sc.op.grid = di.num_sms; sc.op.trace = trace_disabled(); sc.op.plant_bug = o.plant_bug;
 
     /* 1. correctness: poison y (0xFF bytes = NaN), run once, compare. */
     int64_t checked = 0;

@@ -23,9 +23,11 @@
  */
 #include "stream.cuh"
 
-__global__ void __launch_bounds__(STREAM_THREADS, 1)
-sync_pc_kernel(const float *__restrict__ x, float *__restrict__ y, int64_t n, int work,
-               trace_ctx tr)
+/* One CTA's work.  Two kernels are built from it (below): the timed one with
+ * tracing compiled out, the traced one for --trace. */
+static __device__ __forceinline__ void sync_pc_cta(const float *__restrict__ x,
+                                                   float *__restrict__ y, int64_t n, int work,
+                                                   trace_ctx tr)
 {
     __shared__ float4 slot[SLOT_VEC4];
 
@@ -65,10 +67,26 @@ sync_pc_kernel(const float *__restrict__ x, float *__restrict__ y, int64_t n, in
     }
 }
 
+__global__ void __launch_bounds__(STREAM_THREADS, 1)
+sync_pc_kernel(const float *__restrict__ x, float *__restrict__ y, int64_t n, int work)
+{
+    sync_pc_cta(x, y, n, work, trace_disabled());
+}
+
+__global__ void __launch_bounds__(STREAM_THREADS, 1)
+sync_pc_kernel_traced(const float *__restrict__ x, float *__restrict__ y, int64_t n, int work,
+                      trace_ctx tr)
+{
+    sync_pc_cta(x, y, n, work, tr);
+}
+
 static void launch_step01(const stream_operands *op, cudaStream_t stream)
 {
-    sync_pc_kernel<<<op->grid, STREAM_THREADS, 0, stream>>>(op->x, op->y, op->n, op->work,
-                                                             op->trace);
+    if (TRACE_ON(op->trace))
+        sync_pc_kernel_traced<<<op->grid, STREAM_THREADS, 0, stream>>>(op->x, op->y, op->n,
+                                                                        op->work, op->trace);
+    else
+        sync_pc_kernel<<<op->grid, STREAM_THREADS, 0, stream>>>(op->x, op->y, op->n, op->work);
     CUDA_CHECK_LAUNCH();
 }
 

@@ -35,9 +35,11 @@
 #include "stream.cuh"
 #include "mbarrier.cuh"
 
-__global__ void __launch_bounds__(STREAM_THREADS, 1)
-async_pipeline_kernel(const float *__restrict__ x, float *__restrict__ y, int64_t n, int work,
-                      trace_ctx tr)
+/* One CTA's work.  Two kernels are built from it (below): the timed one with
+ * tracing compiled out, the traced one for --trace. */
+static __device__ __forceinline__ void async_pipeline_cta(const float *__restrict__ x,
+                                                          float *__restrict__ y, int64_t n,
+                                                          int work, trace_ctx tr)
 {
     __shared__ float4 slot[SLOT_VEC4];
     __shared__ uint64_t full[1], empty[1];
@@ -83,10 +85,27 @@ async_pipeline_kernel(const float *__restrict__ x, float *__restrict__ y, int64_
     }
 }
 
+__global__ void __launch_bounds__(STREAM_THREADS, 1)
+async_pipeline_kernel(const float *__restrict__ x, float *__restrict__ y, int64_t n, int work)
+{
+    async_pipeline_cta(x, y, n, work, trace_disabled());
+}
+
+__global__ void __launch_bounds__(STREAM_THREADS, 1)
+async_pipeline_kernel_traced(const float *__restrict__ x, float *__restrict__ y, int64_t n,
+                             int work, trace_ctx tr)
+{
+    async_pipeline_cta(x, y, n, work, tr);
+}
+
 static void launch_step02(const stream_operands *op, cudaStream_t stream)
 {
-    async_pipeline_kernel<<<op->grid, STREAM_THREADS, 0, stream>>>(op->x, op->y, op->n, op->work,
-                                                                    op->trace);
+    if (TRACE_ON(op->trace))
+        async_pipeline_kernel_traced<<<op->grid, STREAM_THREADS, 0, stream>>>(
+            op->x, op->y, op->n, op->work, op->trace);
+    else
+        async_pipeline_kernel<<<op->grid, STREAM_THREADS, 0, stream>>>(op->x, op->y, op->n,
+                                                                        op->work);
     CUDA_CHECK_LAUNCH();
 }
 

@@ -39,9 +39,12 @@
 
 #define STEP03_DEFAULT_STAGES 4
 
-__global__ void __launch_bounds__(STREAM_THREADS, 1)
-staged_pipeline_kernel(const float *__restrict__ x, float *__restrict__ y, int64_t n, int work,
-                       int stages, trace_ctx tr, int plant_bug)
+/* One CTA's work.  Two kernels are built from it (below): the timed one with
+ * tracing compiled out, the traced one for --trace. */
+static __device__ __forceinline__ void staged_pipeline_cta(const float *__restrict__ x,
+                                                           float *__restrict__ y, int64_t n,
+                                                           int work, int stages, trace_ctx tr,
+                                                           int plant_bug)
 {
     extern __shared__ float4 slots[];                  /* stages x SLOT_VEC4 */
     __shared__ uint64_t full[STREAM_MAX_STAGES], empty[STREAM_MAX_STAGES];
@@ -94,13 +97,34 @@ staged_pipeline_kernel(const float *__restrict__ x, float *__restrict__ y, int64
     }
 }
 
+__global__ void __launch_bounds__(STREAM_THREADS, 1)
+staged_pipeline_kernel(const float *__restrict__ x, float *__restrict__ y, int64_t n, int work,
+                       int stages, int plant_bug)
+{
+    staged_pipeline_cta(x, y, n, work, stages, trace_disabled(), plant_bug);
+}
+
+__global__ void __launch_bounds__(STREAM_THREADS, 1)
+staged_pipeline_kernel_traced(const float *__restrict__ x, float *__restrict__ y, int64_t n,
+                              int work, int stages, trace_ctx tr, int plant_bug)
+{
+    staged_pipeline_cta(x, y, n, work, stages, tr, plant_bug);
+}
+
 static void launch_step03(const stream_operands *op, cudaStream_t stream)
 {
     const int smem = op->stages * SLOT_BYTES;
-    CUDA_CHECK(cudaFuncSetAttribute(staged_pipeline_kernel,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    staged_pipeline_kernel<<<op->grid, STREAM_THREADS, smem, stream>>>(
-        op->x, op->y, op->n, op->work, op->stages, op->trace, op->plant_bug);
+    if (TRACE_ON(op->trace)) {
+        CUDA_CHECK(cudaFuncSetAttribute(staged_pipeline_kernel_traced,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+        staged_pipeline_kernel_traced<<<op->grid, STREAM_THREADS, smem, stream>>>(
+            op->x, op->y, op->n, op->work, op->stages, op->trace, op->plant_bug);
+    } else {
+        CUDA_CHECK(cudaFuncSetAttribute(staged_pipeline_kernel,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+        staged_pipeline_kernel<<<op->grid, STREAM_THREADS, smem, stream>>>(
+            op->x, op->y, op->n, op->work, op->stages, op->plant_bug);
+    }
     CUDA_CHECK_LAUNCH();
 }
 
