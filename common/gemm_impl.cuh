@@ -266,9 +266,8 @@ static int gemm_main(int argc, char **argv, const gemm_step *step)
     if (o.trace) {
         trace_host th;
         memset(&th, 0, sizeof th);
-        /* CTA 0 and CTA num_sms-1: both in the first wave, so they run side by
-         * side (and for a persistent grid, the last CTA). */
-        trace_alloc(&th, step->trace_units, 4096, di.num_sms);
+        /* CTA 0 and the last CTA of the first wave: they run side by side. */
+        trace_alloc(&th, step->trace_units, 4096, -di.num_sms);
         ops[0].trace = th.ctx;
         step->launch(&ops[0], 0);
         CUDA_CHECK_LAUNCH();

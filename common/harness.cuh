@@ -236,14 +236,15 @@ typedef struct {
     size_t bytes;
 } trace_host;
 
-/* grid: CTAs of the launch, or 0 if the caller does not know it (the kernel
- * then traces CTA 0 and the middle CTA). */
+/* grid > 0: CTAs of the launch (trace CTA 0 and the last one).  grid = -W:
+ * the caller does not know the grid; trace CTA 0 and the last CTA of the
+ * first wave of W CTAs (W = number of SMs: both run side by side). */
 static void trace_alloc(trace_host *th, int units, int cap, int grid)
 {
     th->ctx.units = units;
     th->ctx.cap = cap;
     th->ctx.cta_a = 0;
-    th->ctx.cta_b = grid > 1 ? grid - 1 : grid == 1 ? 0 : -1;
+    th->ctx.cta_b = grid > 0 ? grid - 1 : grid;
     th->bytes = sizeof(trace_rec) * 2 * (size_t)units * (size_t)cap;
     CUDA_CHECK(cudaMalloc((void **)&th->ctx.recs, th->bytes));
     CUDA_CHECK(cudaMalloc((void **)&th->ctx.counts, sizeof(uint32_t) * 2 * (size_t)units));

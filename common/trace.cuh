@@ -45,7 +45,7 @@ typedef struct {
     uint32_t *counts;         /* records written, per (traced CTA, unit) */
     int cap;                  /* records per (traced CTA, unit) */
     int units;                /* units per CTA */
-    int cta_a, cta_b;         /* the two traced CTAs (linear ids); cta_b -1: the middle one */
+    int cta_a, cta_b;         /* the two traced CTAs (linear ids); cta_b = -W: see trace_put */
 } trace_ctx;
 
 /* -DCOURSE_NO_TRACE compiles every trace point out (used once to measure what
@@ -88,7 +88,8 @@ static __device__ __forceinline__ void trace_put(trace_ctx tr, int unit, int pha
 {
     const int total = (int)(gridDim.x * gridDim.y * gridDim.z);
     const int cta = (int)(blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z));
-    const int cta_b = tr.cta_b >= 0 ? tr.cta_b : total / 2;   /* -1: the middle CTA */
+    /* cta_b = -W: the last CTA of the first wave of W CTAs (or of the grid) */
+    const int cta_b = tr.cta_b >= 0 ? tr.cta_b : min(-tr.cta_b, total) - 1;
     const int which = cta == tr.cta_a ? 0 : cta == cta_b ? 1 : -1;
     if (which < 0 || unit >= tr.units) return;
     uint32_t *cnt = &tr.counts[which * tr.units + unit];
