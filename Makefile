@@ -118,7 +118,7 @@ ptx:
 	@echo "wrote $(BUILD)/$(step_dir).ptx"
 
 sanitize: all
-	sh tests/sanitize.sh $(BUILD) plots/results/sanitize.md
+	GIT_REV=$(GIT_REV) sh tests/sanitize.sh $(BUILD) plots/results/sanitize.md
 
 clean:
 	rm -rf build
