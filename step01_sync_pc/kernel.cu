@@ -17,7 +17,7 @@
  *
  * Build and run:
  *   make step01
- *   ./build/step01_sync_pc                     # default n = 2^26, work = 16
+ *   ./build/step01_sync_pc                     # default n = 2^26, work = 64
  *   ./build/step01_sync_pc --work 64 --n-elems 1000003
  *   make timeline STEP=01                      # the per-warp timeline
  */

@@ -29,7 +29,7 @@
  *
  * Build and run:
  *   make step02
- *   ./build/step02_async_pipeline --work 16
+ *   ./build/step02_async_pipeline --work 64
  *   diff -u step01_sync_pc/kernel.cu step02_async_pipeline/kernel.cu
  */
 #include "stream.cuh"

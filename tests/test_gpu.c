@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "args.h"   /* STREAM_DEFAULT_WORK */
 #include "proc.h"
 
 #define QUICK "--iters 2 --warmup 1"
@@ -49,7 +50,7 @@ static const char *const stream_bins[3] = {"step01_sync_pc", "step02_async_pipel
  * CTAs idle, and a large one (many chunks per CTA, ring wraps many times). */
 static const long long stream_n[] = {1, 31, 4095, 4097, 8192, 132 * 4096 + 77, 1 << 24};
 #define NUM_N (int)(sizeof stream_n / sizeof stream_n[0])
-static const int stream_work[] = {0, 16};
+static const int stream_work[] = {0, STREAM_DEFAULT_WORK};
 static const int stream_stages[] = {1, 2, 5, 8};
 
 START_TEST(test_stream_steps_01_02)
