@@ -5,20 +5,12 @@
 #include <stdio.h>
 #include <string.h>
 
-static uint64_t gemm_rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* Random inputs: uniform in [-1, 1) rounded to bf16, never exactly 0 (so
  * a dropped element always changes the result); exact mode: {-1, 0, 1}. */
 static void gemm_fill(__nv_bfloat16 *h, size_t count, uint64_t *seed, int exact)
 {
     for (size_t i = 0; i < count; ++i) {
-        uint64_t r = gemm_rng_next(seed);
+        uint64_t r = rng_next(seed);
         float v;
         if (exact) {
             v = (float)(int)(r % 3) - 1.0f;
@@ -105,7 +97,7 @@ static double gemm_host_check(const __nv_bfloat16 *ha, const __nv_bfloat16 *hb,
         else {
             /* corners first (edge tiles), then random elements */
             if (s < 4) { i = (s & 1) ? (size_t)m - 1 : 0; j = (s & 2) ? (size_t)n - 1 : 0; }
-            else { i = gemm_rng_next(&seed) % (size_t)m; j = gemm_rng_next(&seed) % (size_t)n; }
+            else { i = rng_next(&seed) % (size_t)m; j = rng_next(&seed) % (size_t)n; }
         }
         if (full ? j == 0 : 1)
             for (int kk = 0; kk < k; ++kk) arow[kk] = __bfloat162float(ha[i * (size_t)k + kk]);

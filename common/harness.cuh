@@ -103,6 +103,15 @@ static void sync_or_die(const device_info *di, const char *what)
     }
 }
 
+/* splitmix64: a seedable, portable generator for the inputs of both workloads. */
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
 /* ---- SM clock -------------------------------------------------------------
  * The clock the card ran at during the timed loop, read through NVML right
  * after it (dlopen'ed, so nothing to link and no failure where NVML is

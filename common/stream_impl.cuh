@@ -5,15 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* splitmix64: a seedable, portable generator for inputs. */
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* Uniform in [-1, 1), never exactly 0. */
 static float rng_float(uint64_t *s)
 {
