@@ -35,7 +35,7 @@ HOST_OBJS := $(patsubst common/%.c,$(BUILD)/common/%.o,$(HOST_SRCS))
 HEADERS   := $(wildcard common/*.h common/*.cuh)
 arch_of    = $(if $(filter step01% step02% step03% step04%,$1),$(ARCH_BASE),$(ARCH_90A))
 step_dir   = $(filter step$(STEP)_%,$(STEP_DIRS))
-prev_dir   = $(filter step$(shell printf %02d $$((10#$(STEP) - 1)))_%,$(STEP_DIRS))
+prev_dir   = $(filter step$(shell printf %02d $$(expr $(STEP) - 1))_%,$(STEP_DIRS))
 
 # Check is a static library in Debian's package; subunit is its dependency.
 # Both linked statically so the test runner also runs where they are not installed.
