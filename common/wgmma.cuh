@@ -22,9 +22,9 @@
  * the async window it stops the compiler from moving accumulator uses (a
  * copy, a spill, the epilogue's conversion) across it.
  *
- * Shapes used in the course: m64n256k16 (one consumer warpgroup computes a
- * 64 x 256 block, 128 f32 registers per thread) and m64n128k16 (64 x 128, 64
- * registers).  bf16 inputs, f32 accumulators, both operands K-major from
+ * Shape used in the course: m64n256k16 (one consumer warpgroup computes a
+ * 64 x 256 block, 128 f32 registers per thread; a narrower N is the same
+ * instruction with N/2 registers).  bf16 inputs, f32 accumulators, both operands K-major from
  * shared memory, no negation or transposition. */
 #ifndef COMMON_WGMMA_CUH
 #define COMMON_WGMMA_CUH
@@ -68,8 +68,8 @@ static __device__ __forceinline__ void wgmma_wait_group(int n)
     }
 }
 
-/* Compiler-only fence on n accumulator registers (n = 128 for m64n256,
- * 64 for m64n128): emits no instruction. */
+/* Compiler-only fence on n accumulator registers (n = N/2: 128 for
+ * m64n256): emits no instruction. */
 static __device__ __forceinline__ void wgmma_fence_operands(float *d, int n)
 {
 #pragma unroll
