@@ -113,7 +113,6 @@ int args_parse(int argc, char **argv, const args_limits *lim, args_options *o,
         {0, 0, 0, 0}};
     const int gemm = lim->workload == WORKLOAD_GEMM;
     int64_t v = 0;
-    int m_set = 0, n_set = 0, k_set = 0;
 
     args_defaults(lim, o);
     msg[0] = '\0';
@@ -143,9 +142,9 @@ int args_parse(int argc, char **argv, const args_limits *lim, args_options *o,
                 snprintf(msg, len, "%s: %s is out of range; it must be between 1 and %d", f, a, INT_MAX);
                 rc = ARGS_BAD;
             }
-            if (c == OPT_M) { o->m = (int)v; m_set = 1; }
-            if (c == OPT_N) { o->n = (int)v; n_set = 1; }
-            if (c == OPT_K) { o->k = (int)v; k_set = 1; }
+            if (c == OPT_M) o->m = (int)v;
+            if (c == OPT_N) o->n = (int)v;
+            if (c == OPT_K) o->k = (int)v;
             break;
         }
         case OPT_EXACT:
@@ -221,10 +220,7 @@ int args_parse(int argc, char **argv, const args_limits *lim, args_options *o,
                  argv[optind]);
         return ARGS_BAD;
     }
-    if (gemm) {
-        (void)m_set; (void)n_set; (void)k_set;
-        return args_check_gemm_shape(o->m, o->n, o->k, o->exact, msg, len);
-    }
+    if (gemm) return args_check_gemm_shape(o->m, o->n, o->k, o->exact, msg, len);
     return ARGS_OK;
 }
 

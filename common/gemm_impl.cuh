@@ -99,7 +99,7 @@ static double gemm_host_check(const __nv_bfloat16 *ha, const __nv_bfloat16 *hb,
             if (s < 4) { i = (s & 1) ? (size_t)m - 1 : 0; j = (s & 2) ? (size_t)n - 1 : 0; }
             else { i = rng_next(&seed) % (size_t)m; j = rng_next(&seed) % (size_t)n; }
         }
-        if (full ? j == 0 : 1)
+        if (!full || j == 0)   /* full: one row of A per i; sampled: every element */
             for (int kk = 0; kk < k; ++kk) arow[kk] = __bfloat162float(ha[i * (size_t)k + kk]);
         double acc = 0;
         const __nv_bfloat16 *brow = hb + j * (size_t)k;

@@ -118,10 +118,6 @@ static __device__ __forceinline__ void mbar_wait_named(uint64_t *bar, uint32_t p
 #endif
 }
 
-static __device__ __forceinline__ void mbar_wait(uint64_t *bar, uint32_t parity)
-{
-    mbar_wait_named(bar, parity, "mbarrier", "mbar_wait", -1);
-}
 
 /* ---- pipeline vocabulary ---------------------------------------------- */
 
