@@ -3,6 +3,7 @@
 # Overrides:  CUDA_HOME=/usr/local/cuda   ARCH_BASE=... (steps 01-04)
 #             ARCH_90A=... (steps 05-07)  DEBUG=1 (bounded waits that diagnose hangs)
 #             BUILD=build                 NVCC_EXTRA="-Xptxas -v"
+#             DEPS=build/deps  CHECK_SYSTEM=auto|0  APT_GET=apt-get (see tests/deps.sh)
 CUDA_HOME ?= /usr/local/cuda
 NVCC      ?= $(CUDA_HOME)/bin/nvcc
 CC        ?= gcc
@@ -42,11 +43,20 @@ prev_dir   = $(filter step$(shell printf %02d $$(expr $(STEP) - 1))_%,$(STEP_DIR
 CHECK_LIBS ?= -Wl,-Bstatic -lcheck -lsubunit -Wl,-Bdynamic -lm -lrt -pthread
 TEST_SRCS := $(wildcard tests/*.c)
 TEST_BIN  := $(BUILD)/tests/run_tests
+# Where make test finds Check when the system has none: Debian's packages,
+# unpacked here once (no root); make deps fills it for a machine without
+# network.  make clean keeps it, make distclean removes it.
+DEPS         ?= build/deps
+CHECK_SYSTEM ?= auto
+APT_GET      ?= apt-get
+CHECK_FLAGS  := $(BUILD)/tests/check.flags
+DEPS_SH       = DEPS='$(DEPS)' CC='$(CC)' CHECK_LIBS='$(CHECK_LIBS)' CHECK_SYSTEM='$(CHECK_SYSTEM)' \
+                APT_GET='$(APT_GET)' sh tests/deps.sh
 
 GPU_NAME  := $(shell nvidia-smi --query-gpu=name --format=csv,noheader -i 0 2>/dev/null | head -n1 | tr -c 'A-Za-z0-9_.\n-' '_')
 RESULT_CSV = plots/results/$(GPU_NAME).csv
 
-.PHONY: all help run test test-build bench plots timeline diff sass ptx sanitize clean $(foreach d,$(STEP_DIRS),$(firstword $(subst _, ,$(d))))
+.PHONY: all help run test test-build test-runner deps deps-system bench plots timeline diff sass ptx sanitize clean distclean FORCE $(foreach d,$(STEP_DIRS),$(firstword $(subst _, ,$(d))))
 
 all: $(BINS)
 
@@ -57,7 +67,11 @@ help:
 	@echo "make                  build every step into $(BUILD)/"
 	@echo "make stepNN           build one step, e.g. make step03"
 	@echo "make run STEP=NN ARGS='...'   run a step, e.g. make run STEP=03 ARGS='--stages 8'"
-	@echo "make test             build everything and run all Check suites (GPU tests SKIP without a GPU)"
+	@echo "make test             build everything and run all Check suites (GPU tests SKIP without a GPU);"
+	@echo "                      gets Check into $(DEPS) by itself when the system has none"
+	@echo "make deps             put Check into $(DEPS) for a GPU machine without network: copy the"
+	@echo "                      tree with $(DEPS)/ there and run make test"
+	@echo "make deps-system      (root) apt-get install Check and gnuplot system-wide"
 	@echo "make bench            sweep every step on the GPU, append to plots/results/<gpu>.csv, render plots"
 	@echo "make plots            render plots and README tables from the recorded CSVs (no GPU needed)"
 	@echo "make timeline STEP=NN run a step with --trace and draw its per-warp Gantt chart"
@@ -66,8 +80,9 @@ help:
 	@echo "make sanitize         compute-sanitizer memcheck/racecheck/synccheck/initcheck on every step"
 	@echo "make DEBUG=1 ...      build into build/debug with bounded barrier waits: a hang prints"
 	@echo "                      block, warp, barrier, slot and phase, then traps (every step, present and future)"
-	@echo "make clean            remove build/"
+	@echo "make clean            remove build/ but $(DEPS);  make distclean: all of build/"
 	@echo "variables: CUDA_HOME ARCH_BASE ARCH_90A BUILD NVCC_EXTRA (e.g. NVCC_EXTRA='-Xptxas -v')"
+	@echo "           DEPS CHECK_SYSTEM=0 (ignore an installed Check) APT_GET=false (download nothing)"
 
 $(foreach d,$(STEP_DIRS),$(eval $(firstword $(subst _, ,$(d))): $(BUILD)/$(d)))
 
@@ -79,13 +94,33 @@ $(BUILD)/step%: step%/kernel.cu $(HEADERS) $(HOST_OBJS)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) $(call arch_of,step$*) $< $(HOST_OBJS) $(LDLIBS) -o $@
 
-# The test runner links the same common/*.c the steps do.
-$(TEST_BIN): $(TEST_SRCS) $(HOST_SRCS) $(wildcard tests/*.h) $(HEADERS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests $(TEST_SRCS) $(HOST_SRCS) -o $@ $(CHECK_LIBS) $(LDLIBS) -Wl,-rpath,$(CUDA_HOME)/lib64
+# Where Check is (system or $(DEPS)): line 1 -I flags, line 2 -L flags.  Looked
+# up on every make test (one line says which); the file changes, and the
+# runner relinks, only when the answer does.
+$(CHECK_FLAGS): $(if $(CHECK_FOUND),,FORCE)
+	@$(DEPS_SH) check $@
+FORCE:
 
-test-build: all $(TEST_BIN)
+# The test runner links the same common/*.c the steps do.  (The flags are read
+# when the recipe runs, after $(CHECK_FLAGS) is up to date.)
+$(TEST_BIN): $(CHECK_FLAGS) $(TEST_SRCS) $(HOST_SRCS) $(wildcard tests/*.h) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(shell sed -n 1p $(CHECK_FLAGS)) -Itests $(TEST_SRCS) $(HOST_SRCS) -o $@ \
+	    $(shell sed -n 2p $(CHECK_FLAGS)) $(CHECK_LIBS) $(LDLIBS) -Wl,-rpath,$(CUDA_HOME)/lib64
+
+# Only the runner (no nvcc): what tests/setup_test.sh builds in a clean copy.
+test-runner: $(TEST_BIN)
+
+# Check first, also under -j: a machine without it stops here, before any nvcc.
+test-build: $(CHECK_FLAGS)
+	@$(MAKE) --no-print-directory CHECK_FOUND=1 all $(TEST_BIN)
 	$(MAKE) --no-print-directory DEBUG=1 BUILD=$(BUILD)/debug all
+
+deps:
+	@$(DEPS_SH) fetch
+
+deps-system:
+	@$(DEPS_SH) system
 
 test: test-build
 	COURSE_BUILD=$(BUILD) $(TEST_BIN)
@@ -97,16 +132,21 @@ bench: all
 	@rc=0; if [ -z "$(GPU_NAME)" ]; then \
 	  echo "make bench: no CUDA device here; rendering the recorded results instead"; \
 	else sh plots/bench.sh $(BUILD) $(RESULT_CSV) all || rc=$$?; fi; \
+	$(DEPS_SH) gnuplot; \
 	sh plots/render.sh || exit 1; \
+	$(DEPS_SH) gnuplot-note; \
 	[ $$rc -eq 0 ] || [ $$rc -eq 3 ] || exit $$rc
 
 plots:
+	@$(DEPS_SH) gnuplot
 	sh plots/render.sh
+	@$(DEPS_SH) gnuplot-note
 
 # A smaller problem than the bench's default so the window shows steady state.
 TIMELINE_ARGS ?= $(if $(filter 01 02 03,$(STEP)),--n-elems 16777216,--m 4096 --n 4096 --k 4096)
 timeline: $(BUILD)/$(step_dir)
 	$(BUILD)/$(step_dir) --trace plots/results/timeline_step$(STEP).csv $(TIMELINE_ARGS) $(ARGS)
+	@$(DEPS_SH) gnuplot
 	sh plots/render.sh
 
 diff:
@@ -123,5 +163,9 @@ ptx:
 sanitize: all
 	GIT_REV=$(GIT_REV) sh tests/sanitize.sh $(BUILD) plots/results/sanitize.md
 
+# Keeps $(DEPS): on a machine without network it cannot be had again.
 clean:
+	rm -rf $(filter-out $(DEPS),$(wildcard build/* build/.[!.]*))
+
+distclean:
 	rm -rf build
