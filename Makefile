@@ -3,6 +3,7 @@
 # Overrides:  CUDA_HOME=/usr/local/cuda   ARCH_BASE=... (steps 01-04)
 #             ARCH_90A=... (steps 05-07)  DEBUG=1 (bounded waits that diagnose hangs)
 #             BUILD=build                 NVCC_EXTRA="-Xptxas -v"
+#             BENCH=all|quick|stream|gemm (make bench's sweep)
 #             DEPS=build/deps  CHECK_SYSTEM=auto|0  APT_GET=apt-get (see tests/deps.sh)
 CUDA_HOME ?= /usr/local/cuda
 NVCC      ?= $(CUDA_HOME)/bin/nvcc
@@ -52,6 +53,7 @@ APT_GET      ?= apt-get
 CHECK_FLAGS  := $(BUILD)/tests/check.flags
 DEPS_SH       = DEPS='$(DEPS)' CC='$(CC)' CHECK_LIBS='$(CHECK_LIBS)' CHECK_SYSTEM='$(CHECK_SYSTEM)' \
                 APT_GET='$(APT_GET)' sh tests/deps.sh
+BENCH        ?= all
 
 GPU_NAME  := $(shell nvidia-smi --query-gpu=name --format=csv,noheader -i 0 2>/dev/null | head -n1 | tr -c 'A-Za-z0-9_.\n-' '_')
 RESULT_CSV = plots/results/$(GPU_NAME).csv
@@ -72,7 +74,8 @@ help:
 	@echo "make deps             put Check into $(DEPS) for a GPU machine without network: copy the"
 	@echo "                      tree with $(DEPS)/ there and run make test"
 	@echo "make deps-system      (root) apt-get install Check and gnuplot system-wide"
-	@echo "make bench            sweep every step on the GPU, append to plots/results/<gpu>.csv, render plots"
+	@echo "make bench            sweep every step on the GPU, append to plots/results/<gpu>.csv, render plots;"
+	@echo "                      make bench BENCH=quick: only the headline shapes"
 	@echo "make plots            render plots and README tables from the recorded CSVs (no GPU needed)"
 	@echo "make timeline STEP=NN run a step with --trace and draw its per-warp Gantt chart"
 	@echo "make diff STEP=NN     diff -u of step NN-1's kernel.cu against step NN's: the lesson"
@@ -82,7 +85,7 @@ help:
 	@echo "                      block, warp, barrier, slot and phase, then traps (every step, present and future)"
 	@echo "make clean            remove build/ but $(DEPS);  make distclean: all of build/"
 	@echo "variables: CUDA_HOME ARCH_BASE ARCH_90A BUILD NVCC_EXTRA (e.g. NVCC_EXTRA='-Xptxas -v')"
-	@echo "           DEPS CHECK_SYSTEM=0 (ignore an installed Check) APT_GET=false (download nothing)"
+	@echo "           BENCH DEPS CHECK_SYSTEM=0 (ignore an installed Check) APT_GET=false (download nothing)"
 
 $(foreach d,$(STEP_DIRS),$(eval $(firstword $(subst _, ,$(d))): $(BUILD)/$(d)))
 
@@ -131,7 +134,7 @@ run: $(BUILD)/$(step_dir)
 bench: all
 	@rc=0; if [ -z "$(GPU_NAME)" ]; then \
 	  echo "make bench: no CUDA device here; rendering the recorded results instead"; \
-	else sh plots/bench.sh $(BUILD) $(RESULT_CSV) all || rc=$$?; fi; \
+	else sh plots/bench.sh $(BUILD) $(RESULT_CSV) $(BENCH) || rc=$$?; fi; \
 	$(DEPS_SH) gnuplot; \
 	sh plots/render.sh || exit 1; \
 	$(DEPS_SH) gnuplot-note; \

@@ -3,7 +3,7 @@
 # row per run to the results file of this GPU (COURSE_DESIGN.md, "Results,
 # bench and plots").  `make bench` calls it, then plots/render.sh.
 #
-#   plots/bench.sh BUILD_DIR CSV [stream|gemm|all]
+#   plots/bench.sh BUILD_DIR CSV [all|quick|stream|gemm]
 #
 #   BUILD_DIR  where the step binaries are (build/step01_sync_pc, ...); a
 #              missing binary is skipped with a note.
@@ -11,7 +11,18 @@
 #              plots/results/NVIDIA_H100_80GB_HBM3.csv.  If CSV is a directory,
 #              the file is DIR/<gpu>.csv, <gpu> being the name the first run
 #              records (spaces and odd characters turned into '_').
-#   mode       stream (steps 01-03), gemm (steps 04-07) or all (default).
+#   mode       all (default): the full sweep below, steps 01-07;
+#              quick: the headline shapes only (steps 01-03 at their defaults,
+#              every GEMM step at QUICK_SHAPES); stream: steps 01-03 of the
+#              full sweep; gemm: steps 04-07 of it.  `make bench BENCH=quick`.
+#
+# The sweep is counted first; every run then prints one progress line,
+#   [12/87] step05 4096x4096x4096 ... ok (3 s)  elapsed 1m12s, ~4m30s left
+# (time left: the mean time per run so far times the runs still to go).
+# Run counts with all seven binaries present: all 74 (stream 26; gemm 48:
+# 9 shapes for each of steps 04-07, plus the stages sweeps of 04 (5) and 05
+# (3) and the group sweep of 06 (4)), quick 19.  A missing binary is skipped
+# with a note.  On an H100 a streaming run takes 1-2 s, a GEMM run 1-6 s.
 #
 # Each run is `BIN <flags> --csv CSV`.  A run that fails (non-zero exit, or a
 # timeout) is reported with the tail of its output and the sweep goes on; the
@@ -26,7 +37,8 @@
 #   BENCH_TIMEOUT              seconds before a run counts as hung (default 600)
 #   BENCH_LOG                  full output of every run (default BUILD_DIR/bench.log)
 #   BENCH_DRY_RUN=1            print the commands, run nothing
-# The sweep lists below can be overridden the same way (BENCH_STREAM_WORKS=...).
+# The sweep lists below can be overridden the same way (BENCH_STREAM_WORKS=...,
+# BENCH_GEMM_GROUPS_06=..., BENCH_QUICK_SHAPES=...).
 # shellcheck disable=SC2034  # GEMM_STAGES_NN are read through eval in gemm_sweep
 set -u
 
@@ -46,10 +58,18 @@ GEMM_STAGES_04=${BENCH_GEMM_STAGES_04:-"2 3 4 5 6"}
 GEMM_STAGES_05=${BENCH_GEMM_STAGES_05:-"2 3 4"}
 GEMM_STAGES_06=${BENCH_GEMM_STAGES_06:-""}
 GEMM_STAGES_07=${BENCH_GEMM_STAGES_07:-""}
+# Raster group sizes (--group G, steps with a tile scheduler) at each of
+# GEMM_GROUPS_MNK.  They run before the step's size sweep, so that the rows of
+# the step's default configuration are the newest at those sizes.
+GEMM_GROUPS_MNK=${BENCH_GEMM_GROUPS_MNK:-"4096 8192"}
+GEMM_GROUPS_06=${BENCH_GEMM_GROUPS_06:-"1 8"}
+GEMM_GROUPS_07=${BENCH_GEMM_GROUPS_07:-""}
+# quick: every GEMM step at these shapes only (the README's headline rows).
+QUICK_SHAPES=${BENCH_QUICK_SHAPES:-"4096x4096x4096 8192x8192x8192 4096x14336x4096 4096x4096x14336"}
 # -----------------------------------------------------------------------------
 
 usage() {
-    echo "usage: $0 BUILD_DIR CSV_FILE|RESULTS_DIR [stream|gemm|all]" >&2
+    echo "usage: $0 BUILD_DIR CSV_FILE|RESULTS_DIR [all|quick|stream|gemm]" >&2
     exit 2
 }
 
@@ -69,7 +89,7 @@ bin_name() {
 BUILD_DIR=$1
 CSV_ARG=$2
 MODE=${3:-all}
-case $MODE in stream | gemm | all) ;; *) usage ;; esac
+case $MODE in stream | gemm | all | quick) ;; *) usage ;; esac
 if [ ! -d "$BUILD_DIR" ]; then
     echo "bench.sh: build directory '$BUILD_DIR' does not exist (run make first)" >&2
     exit 2
@@ -129,21 +149,59 @@ NFAIL=0
 FAILED=""
 SKIPPED=""      # steps the device cannot run (exit 3)
 NO_DEVICE=0
+PASS=count      # count: the sweep is walked once to count the runs; then run
+TOTAL=0         # runs planned (less those of steps the device cannot run)
+I=0             # the run being made, 1..TOTAL
 
-# run STEP FLAGS...: one benchmark run, reported on one line.
+# say TEXT: a line of the sweep's narration (not in the counting pass)
+say() { [ "$PASS" = count ] || echo "$*"; }
+
+# hms SECONDS: 45s, 1m12s, 1h02m
+hms() {
+    if [ "$1" -lt 60 ]; then echo "${1}s"
+    elif [ "$1" -lt 3600 ]; then echo "$(($1 / 60))m$(printf %02d $(($1 % 60)))s"
+    else echo "$(($1 / 3600))h$(printf %02d $(($1 % 3600 / 60)))m"; fi
+}
+
+# label FLAGS...: the run as the progress line shows it: MxNxK, then the
+# other flags as given ("defaults" when there are none).
+label() {
+    lm="" ln="" lk="" lrest=""
+    while [ $# -gt 0 ]; do
+        case $1 in
+        --m) lm=$2; shift ;;
+        --n) ln=$2; shift ;;
+        --k) lk=$2; shift ;;
+        *) lrest="$lrest $1" ;;
+        esac
+        shift
+    done
+    if [ -n "$lm$ln$lk" ]; then echo "${lm}x${ln}x${lk}$lrest"
+    elif [ -n "$lrest" ]; then echo "${lrest# }"
+    else echo "defaults"; fi
+}
+
+# run STEP FLAGS...: one benchmark run, reported on one progress line.
 run() {
     step=$1
     shift
+    if [ "$PASS" = count ]; then
+        TOTAL=$((TOTAL + 1))
+        eval "CNT_$step=\$((\${CNT_$step:-0} + 1))"
+        return 0
+    fi
     [ "$NO_DEVICE" = 1 ] && return 0
     case " $SKIPPED " in *" $step "*) return 0 ;; esac
     bin=$BUILD_DIR/$(bin_name "$step")
     target=${CSV:-$PENDING}
     NRUN=$((NRUN + 1))
+    I=$((I + 1))
+    eval "ATT_$step=\$((\${ATT_$step:-0} + 1))"
     if [ "$DRY" = 1 ]; then
-        echo "$bin $* $EXTRA --csv $target" | tr -s ' '
+        echo "[$I/$TOTAL] $bin $* $EXTRA --csv $target" | tr -s ' '
         return 0
     fi
-    printf '  step%s %-38s ' "$step" "$*"
+    printf '[%d/%d] step%s %-28s ... ' "$I" "$TOTAL" "$step" "$(label "$@")"
     t0=$(date +%s)
     echo "=== $bin $* $EXTRA --csv $target" >>"$LOG"
     # shellcheck disable=SC2086  # TIMEOUT and EXTRA are lists of words
@@ -154,17 +212,25 @@ run() {
     t1=$(date +%s)
     NOTE=""
     resolve_pending
+    # elapsed since the sweep began; time left from the mean time per run
+    el=$((t1 - START))
+    progress() { echo "$1  elapsed $(hms "$el"), ~$(hms $((el * (TOTAL - I) / (I > 0 ? I : 1)))) left"; }
     case $rc in
     0)
         NOK=$((NOK + 1))
-        echo "ok ($((t1 - t0)) s)"
+        progress "ok ($((t1 - t0)) s)"
         ;;
     3)
         if grep -q "no CUDA device" "$TMPD/out"; then
             echo "no CUDA device"
             NO_DEVICE=1
         else
-            echo "skipped: the device cannot run step $step"
+            # this step's remaining runs, this one included, leave the count
+            left=0
+            eval "left=\$((CNT_$step - ATT_$step + 1))"
+            TOTAL=$((TOTAL - left))
+            I=$((I - 1))
+            echo "skipped: the device cannot run step $step ($left runs less)"
             sed -n '1,3s/^/      /p' "$TMPD/out"
             SKIPPED="$SKIPPED $step"
         fi
@@ -174,14 +240,14 @@ run() {
         NFAIL=$((NFAIL + 1))
         FAILED="$FAILED
   step$step $* (timed out after ${TIMEOUT_S} s: a hang?)"
-        echo "FAILED: timed out after ${TIMEOUT_S} s (a hang?)"
+        progress "FAILED: timed out after ${TIMEOUT_S} s (a hang?)"
         tail -n 5 "$TMPD/out" | sed 's/^/      /'
         ;;
     *)
         NFAIL=$((NFAIL + 1))
         FAILED="$FAILED
   step$step $* (exit $rc)"
-        echo "FAILED (exit $rc)"
+        progress "FAILED (exit $rc)"
         tail -n 5 "$TMPD/out" | sed 's/^/      /'
         ;;
     esac
@@ -193,7 +259,7 @@ run() {
 have() {
     b=$BUILD_DIR/$(bin_name "$1")
     if [ -x "$b" ]; then return 0; fi
-    echo "step$1: $b not built, skipped"
+    say "step$1: $b not built, skipped"
     return 1
 }
 
@@ -201,7 +267,7 @@ stream_sweep() {
     for s in 01 02 03; do
         [ "$NO_DEVICE" = 1 ] && return 0
         have "$s" || continue
-        echo "step$s: streaming, work sweep"
+        say "step$s: streaming, work sweep"
         for w in $STREAM_WORKS; do
             if [ "$s" = 03 ]; then
                 run "$s" --work "$w" --stages "$STREAM_WORK_STAGES"
@@ -210,44 +276,86 @@ stream_sweep() {
             fi
         done
         if [ "$s" = 03 ]; then
-            echo "step$s: stages sweep at the default work"
+            say "step$s: stages sweep at the default work"
             for st in $STREAM_STAGES; do run "$s" --stages "$st"; done
         fi
     done
+}
+
+# run_shape STEP MxNxK FLAGS...
+run_shape() {
+    rs=$1
+    shape=$2
+    shift 2
+    m=${shape%%x*}
+    rest=${shape#*x}
+    n=${rest%%x*}
+    k=${rest#*x}
+    run "$rs" --m "$m" --n "$n" --k "$k" "$@"
 }
 
 gemm_sweep() {
     for s in 04 05 06 07; do
         [ "$NO_DEVICE" = 1 ] && return 0
         have "$s" || continue
-        echo "step$s: GEMM, sizes"
+        eval "groups=\${GEMM_GROUPS_$s:-}"
+        if [ -n "$groups" ]; then
+            say "step$s: raster group sizes ($groups) at $GEMM_GROUPS_MNK cubed"
+            for sz in $GEMM_GROUPS_MNK; do
+                for g in $groups; do run "$s" --m "$sz" --n "$sz" --k "$sz" --group "$g"; done
+            done
+        fi
+        say "step$s: GEMM, sizes"
         for sz in $GEMM_SQUARES; do run "$s" --m "$sz" --n "$sz" --k "$sz"; done
-        for shape in $GEMM_SHAPES; do
-            m=${shape%%x*}
-            rest=${shape#*x}
-            n=${rest%%x*}
-            k=${rest#*x}
-            run "$s" --m "$m" --n "$n" --k "$k"
-        done
+        for shape in $GEMM_SHAPES; do run_shape "$s" "$shape"; done
         eval "stages=\${GEMM_STAGES_$s:-}"
         if [ -n "$stages" ]; then
             sz=$GEMM_STAGES_MNK
-            echo "step$s: stages sweep at ${sz}x${sz}x${sz}"
+            say "step$s: stages sweep at ${sz}x${sz}x${sz}"
             for st in $stages; do run "$s" --m "$sz" --n "$sz" --k "$sz" --stages "$st"; done
         fi
     done
 }
 
-[ "$DRY" = 1 ] || echo "bench: binaries from $BUILD_DIR, log in $LOG"
-case $MODE in
-stream) stream_sweep ;;
-gemm) gemm_sweep ;;
-all)
-    stream_sweep
-    gemm_sweep
-    ;;
-esac
-[ "$DRY" = 1 ] && exit 0
+# quick: the headline numbers only
+quick_sweep() {
+    for s in 01 02 03; do
+        [ "$NO_DEVICE" = 1 ] && return 0
+        have "$s" && run "$s"
+    done
+    for s in 04 05 06 07; do
+        [ "$NO_DEVICE" = 1 ] && return 0
+        have "$s" || continue
+        say "step$s: GEMM, headline shapes"
+        for shape in $QUICK_SHAPES; do run_shape "$s" "$shape"; done
+    done
+}
+
+sweep() {
+    case $MODE in
+    stream) stream_sweep ;;
+    gemm) gemm_sweep ;;
+    quick) quick_sweep ;;
+    all)
+        stream_sweep
+        gemm_sweep
+        ;;
+    esac
+}
+
+# shellcheck disable=SC2034  # PASS is read by run and say
+PASS=count
+sweep
+PASS=run
+if [ "$DRY" = 1 ]; then
+    sweep
+    echo "bench: $TOTAL runs ($MODE)"
+    exit 0
+fi
+echo "bench: $TOTAL runs ($MODE sweep), binaries from $BUILD_DIR, log in $LOG"
+START=$(date +%s)
+sweep
+END=$(date +%s)
 
 if [ "$NO_DEVICE" = 1 ]; then
     echo "bench: no CUDA device on this machine, nothing was benchmarked."
@@ -281,7 +389,7 @@ if [ -n "$CSV" ] && [ -f "$CSV" ]; then
 fi
 
 echo
-echo "bench: $NRUN runs, $NOK ok, $NFAIL failed$([ -n "$SKIPPED" ] && echo ", device cannot run step(s):$SKIPPED")"
+echo "bench: $NRUN runs in $(hms $((END - START))) ($MODE sweep), $NOK ok, $NFAIL failed$([ -n "$SKIPPED" ] && echo ", device cannot run step(s):$SKIPPED")"
 if [ "$NFAIL" -gt 0 ]; then
     echo "failed runs (full output in $LOG):$FAILED"
     exit 1
