@@ -12,7 +12,7 @@
 enum {
     OPT_N_ELEMS = 256, OPT_WORK, OPT_STAGES, OPT_M, OPT_N, OPT_K, OPT_EXACT,
     OPT_ITERS, OPT_WARMUP, OPT_SEED, OPT_NO_CHECK, OPT_CSV, OPT_TRACE,
-    OPT_DEVICE, OPT_VARIANT, OPT_PLANT_BUG, OPT_HELP
+    OPT_DEVICE, OPT_VARIANT, OPT_PLANT_BUG, OPT_GROUP, OPT_HELP
 };
 
 void args_defaults(const args_limits *lim, args_options *o)
@@ -26,6 +26,7 @@ void args_defaults(const args_limits *lim, args_options *o)
     o->warmup = 5;
     o->seed = 1234;
     o->device = 0;
+    o->group = GEMM_DEFAULT_GROUP;
 }
 
 /* Whole-string integer in [lo, hi]; anything else is refused. */
@@ -109,6 +110,7 @@ int args_parse(int argc, char **argv, const args_limits *lim, args_options *o,
         {"device", required_argument, 0, OPT_DEVICE},
         {"variant", required_argument, 0, OPT_VARIANT},
         {"plant-bug", required_argument, 0, OPT_PLANT_BUG},
+        {"group", required_argument, 0, OPT_GROUP},
         {"help", no_argument, 0, OPT_HELP},
         {0, 0, 0, 0}};
     const int gemm = lim->workload == WORKLOAD_GEMM;
@@ -147,6 +149,16 @@ int args_parse(int argc, char **argv, const args_limits *lim, args_options *o,
             if (c == OPT_K) o->k = (int)v;
             break;
         }
+        case OPT_GROUP:
+            if (!gemm) goto wrong_workload;
+            if (!lim->has_group) {
+                snprintf(msg, len, "--group: this step has no tile scheduler (its raster order is "
+                         "compiled in); --group is a flag of steps 06 and 07");
+                rc = ARGS_BAD;
+                break;
+            }
+            rc = parse_i64("--group", a, 1, GEMM_MAX_GROUP, &v, msg, len); o->group = (int)v;
+            break;
         case OPT_EXACT:
             if (!gemm) goto wrong_workload;
             o->exact = 1;
@@ -197,7 +209,7 @@ int args_parse(int argc, char **argv, const args_limits *lim, args_options *o,
                 snprintf(msg, len, "--plant-bug: only available in a debug build (make DEBUG=1)");
                 rc = ARGS_BAD;
             } else {
-                rc = parse_i64("--plant-bug", a, 1, 3, &v, msg, len); o->plant_bug = (int)v;
+                rc = parse_i64("--plant-bug", a, 1, ARGS_MAX_PLANT_BUG, &v, msg, len); o->plant_bug = (int)v;
             }
             break;
         case '?':
@@ -234,6 +246,9 @@ void args_usage(const char *prog, const args_limits *lim, const char *summary)
         printf("  --m M --n N --k K   D[MxN] = A[MxK] * B[NxK]^T (M, N >= 1; K a positive multiple of 8;\n"
                "                      each matrix below 2^31 elements; default %d each)\n", GEMM_DEFAULT_MNK);
         printf("  --exact       inputs in {-1,0,1}, K <= %d: the result must match cuBLAS bit for bit\n", GEMM_EXACT_MAX_K);
+        if (lim->has_group)
+            printf("  --group G     tile scheduler: tiles per raster group, 1 .. %d (default %d; 1 = no grouping)\n",
+                   GEMM_MAX_GROUP, GEMM_DEFAULT_GROUP);
     }
     if (lim->min_stages == lim->max_stages)
         printf("  --stages S    shared-memory slots: this step has exactly %d\n", lim->min_stages);
@@ -251,7 +266,8 @@ void args_usage(const char *prog, const args_limits *lim, const char *summary)
     printf("  --device D    CUDA device ordinal (default 0)\n");
     if (lim->debug_build)
         printf("  --plant-bug B debug builds only: 1 producer starts at phase 0, 2 producer skips one commit,\n"
-               "                3 consumer skips one release; the bounded waits must name the hang\n");
+               "                3 consumer skips one release, 4 (step 07) a consumer skips one named-barrier\n"
+               "                arrive; the bounded waits must name the hang\n");
     printf("  --help        this text\n\n");
     printf("exit codes: 0 ok, 1 result wrong, 2 bad arguments, 3 this GPU cannot run this step\n");
 }

@@ -22,6 +22,7 @@ typedef struct {
     enum workload workload;
     int min_stages, max_stages, default_stages;
     int debug_build;            /* 1: accept --plant-bug (make DEBUG=1 builds) */
+    int has_group;              /* 1: accept --group (steps with a tile scheduler) */
 } args_limits;
 
 typedef struct {
@@ -31,6 +32,7 @@ typedef struct {
     /* GEMM */
     int m, n, k;
     int exact;                  /* inputs in {-1,0,1}, result must match bit for bit */
+    int group;                  /* tile-scheduler group size (steps 06-07), default 8 */
     /* both */
     int stages;
     int iters, warmup;
@@ -53,6 +55,9 @@ typedef struct {
 #define STREAM_MAX_WORK 100000
 #define GEMM_DEFAULT_MNK 4096
 #define GEMM_EXACT_MAX_K 256
+#define GEMM_DEFAULT_GROUP 8
+#define GEMM_MAX_GROUP 64
+#define ARGS_MAX_PLANT_BUG 4
 
 void args_defaults(const args_limits *lim, args_options *o);
 

@@ -35,6 +35,8 @@ typedef struct {
     __nv_bfloat16 *d;         /* [m][n] */
     int stages;               /* --stages */
     int num_sms;              /* for persistent grids */
+    int smem_optin;           /* shared memory one CTA may opt in to, bytes (device attribute) */
+    int group;                /* --group: tile-scheduler group size (steps 06-07) */
     void *plan;               /* what step->prepare built for these buffers, or NULL */
     trace_ctx trace;          /* tracing off unless --trace (recs == NULL) */
     int plant_bug;            /* DEBUG builds: --plant-bug, else 0 */
@@ -58,6 +60,8 @@ typedef struct {
     /* Timeline units per CTA (warps or warpgroups) and their kind. */
     int trace_units;
     const char *trace_unit_kind;
+    /* 1: the step has a tile scheduler and takes --group (steps 06-07). */
+    int has_group;
 } gemm_step;
 
 static int gemm_main(int argc, char **argv, const gemm_step *step);

@@ -116,7 +116,7 @@ static double gemm_host_check(const __nv_bfloat16 *ha, const __nv_bfloat16 *hb,
 static int gemm_main(int argc, char **argv, const gemm_step *step)
 {
     args_limits lim = {WORKLOAD_GEMM, step->min_stages, step->max_stages, step->default_stages,
-                       COURSE_DEBUG_BUILD};
+                       COURSE_DEBUG_BUILD, step->has_group};
     args_options o;
     parse_or_exit(argc, argv, &lim, &o, step->summary);
 
@@ -182,6 +182,7 @@ static int gemm_main(int argc, char **argv, const gemm_step *step)
         ops[s].m = M; ops[s].n = N; ops[s].k = K;
         ops[s].a = da[s]; ops[s].b = db[s]; ops[s].d = d;
         ops[s].stages = o.stages; ops[s].num_sms = di.num_sms;
+        ops[s].smem_optin = (int)di.prop.sharedMemPerBlockOptin; ops[s].group = o.group;
         ops[s].trace = trace_disabled(); ops[s].plant_bug = o.plant_bug;
         ops[s].plan = step->prepare ? step->prepare(&ops[s]) : NULL;
     }

@@ -53,6 +53,15 @@ static HD void pipeline_advance(pipeline_state *s)
     }
 }
 
+/* n steps at once (step 07: a consumer warpgroup skips the k-tiles that its
+ * partner reads).  The phase flips once per wrap, i.e. (index + n) / S times. */
+static HD void pipeline_advance_by(pipeline_state *s, uint32_t n)
+{
+    const uint32_t t = s->index + n;
+    s->phase ^= (t / s->stages) & 1u;
+    s->index = t % s->stages;
+}
+
 /* Closed form of `iteration` advances from the consumer start; the producer's
  * phase is this one xor 1.  Used by tests and by code that jumps ahead. */
 static HD pipeline_state pipeline_consumer_at(uint32_t stages, uint64_t iteration)

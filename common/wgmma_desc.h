@@ -116,4 +116,35 @@ WGMMA_DESC_FN int wgmma_acc_col(int t, int i)
     return 8 * (i >> 2) + 2 * (t % 4) + (i & 1);
 }
 
+/* 3. The 128-byte swizzle as a byte offset
+ * ----------------------------------------
+ * Element (row, col) of a bf16 tile with 128-byte rows (64 columns) that TMA
+ * reads or writes with SWIZZLE_128B from a 1024-byte aligned base: the
+ * 16-byte chunk index of the column is XORed with row % 8.  Steps 06-07 write
+ * their epilogue tile this way before a TMA store.  Bonus: the 8 rows a warp
+ * writes at once land in 8 different chunks, so the 32 lanes' 4-byte stores
+ * hit 32 different banks. */
+WGMMA_DESC_FN uint32_t sw128_offset_bf16(int row, int col)
+{
+    const uint32_t byte = (uint32_t)col * 2u;
+    return (uint32_t)row * WGMMA_SW128_ROW_BYTES + ((((byte >> 4) ^ (uint32_t)row) & 7u) << 4) +
+           (byte & 15u);
+}
+
+/* The same offset for accumulator pair (i, i+1) of warpgroup thread t, in the
+ * 64-column sub-tile that holds it (i counted from the sub-tile's first
+ * register, 0..31).  Worked out once: the pair's row is r0 + 8 h with
+ * r0 = 16 (t / 32) + (t % 32) / 4 and h = (i / 2) % 2, so row % 8 = (t % 32) / 4
+ * for every register of the thread, and its 16-byte chunk is i / 4.  The
+ * kernels use this form: a per-thread base plus one XOR per chunk, cheap
+ * enough that the compiler need not keep 32 precomputed offsets alive in
+ * registers.  tests/test_tma_wgmma.c checks it against sw128_offset_bf16. */
+WGMMA_DESC_FN uint32_t sw128_acc_pair_offset(int t, int i)
+{
+    const uint32_t lane = (uint32_t)t % 32u;
+    const uint32_t base = (16u * ((uint32_t)t / 32u) + lane / 4u) * WGMMA_SW128_ROW_BYTES + 4u * (lane % 4u);
+    const uint32_t h = ((uint32_t)i >> 1) & 1u, chunk = (uint32_t)i >> 2;
+    return base + h * 8u * WGMMA_SW128_ROW_BYTES + ((chunk ^ (lane / 4u)) << 4);
+}
+
 #endif

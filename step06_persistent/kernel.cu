@@ -1,0 +1,476 @@
+/* step06_persistent — a persistent warp-specialized GEMM: one CTA per SM
+ * walks many output tiles, its producer never stops loading, and each tile
+ * leaves through shared memory and one TMA store.
+ *
+ *   D[M x N] = A[M x K] . B[N x K]^T    bf16 in, fp32 accumulate, bf16 out
+ *
+ * Concept.  Step 05 launched one CTA per tile.  Every CTA paid, with its
+ * tensor cores idle, for (1) filling its pipeline (the first TMA round trip)
+ * and (2) its epilogue, and the next CTA on that SM could not start loading
+ * before this one exited.  This step launches min(#tiles, #SMs) CTAs and
+ * lets each one loop over tiles:
+ *
+ *   - tile scheduler (tile_scheduler.h): CTA b takes work indices b, b+G,
+ *     b+2G ...; each index maps to a tile in grouped raster order;
+ *   - the pipeline state is never reset between tiles: the producer goes on
+ *     filling the ring with the NEXT tile's k-tiles while the consumers are
+ *     still finishing this one, so the next tile starts with a full ring and
+ *     its loads run under this tile's epilogue;
+ *   - register reallocation (regs.cuh): the producer warpgroup gives back
+ *     registers (setmaxnreg.dec 40), the consumers take them (232);
+ *   - TMA-store epilogue: accumulators -> bf16 -> a shared-memory buffer of
+ *     the epilogue's own (never the A/B ring, which is already refilling)
+ *     -> one TMA store per 64 x 64 sub-tile, issued by one thread.  TMA
+ *     clips at the matrix edges, so no masks.
+ *
+ *   producer (WG 0, 1 thread)          consumers (WG 1, WG 2)
+ *   for each tile of this CTA:         for each tile of this CTA:
+ *     for each k-tile:                   for each k-tile: wait full, 4 wgmma,
+ *       acquire empty, expect_tx,          release the previous slot
+ *       TMA A, TMA B                     drain; epilogue: 4 x (regs -> smem
+ *   (runs up to S k-tiles ahead,           sub-tile, proxy fence, bar, TMA store)
+ *    across tile boundaries)
+ *
+ * What changed from step 05 (one CTA per tile):
+ *
+ *   step 05                               step 06
+ *   ------------------------------------  ---------------------------------------
+ *   grid = #tiles, one tile per CTA       grid = min(#tiles, #SMs), a tile loop
+ *   tile_coords(blockIdx.x), group 8      tile_scheduler.h: walk + grouped raster,
+ *                                         --group, raster along M or N by shape
+ *   pipeline state born and dead per CTA  carried across tiles, never reset
+ *   168 registers for every warp          setmaxnreg: producer 40, consumers 232
+ *   accumulators zeroed, then +=          first wgmma of a tile overwrites (scale-d 0)
+ *   epilogue: masked global stores        regs -> swizzled smem -> TMA store
+ *                                         (masked stores only when N % 8 != 0)
+ *   4 stages, ring only                   stages from the budget left after the
+ *                                         epilogue buffer (smem_stages_that_fit)
+ *
+ * Kept from step 05: the 128 x 256 x 64 tile, one producer thread and two
+ * consumer warpgroups that cooperate on one tile (64 rows each), the
+ * full/empty protocol and the one-k-tile-late release.
+ *
+ * Build and run (sm_90a only):
+ *   make step06
+ *   ./build/step06_persistent --m 4096 --n 4096 --k 4096
+ *   ./build/step06_persistent --m 4096 --n 4096 --k 4096 --group 1
+ *   ./build/step06_persistent --m 1000 --n 1000 --k 1000 --trace /tmp/t06.csv
+ *   make diff STEP=06
+ */
+#include <cuda.h>
+
+#include "epilogue.cuh"
+#include "gemm.cuh"
+#include "mbarrier.cuh"
+#include "named_barrier.cuh"
+#include "pipeline_state.h"
+#include "regs.cuh"
+#include "tile_scheduler.h"
+#include "tma.h"
+#include "tma.cuh"
+#include "wgmma.cuh"
+#include "wgmma_desc.h"
+
+/* ---- tile shape ------------------------------------------------------------
+ * 128 x 256 x 64 per tile, as in step 05: two consumer warpgroups, each
+ * owning a 64 x 256 block of D = one m64n256k16 accumulator, 128 fp32
+ * registers per thread. */
+#define CONSUMER_WGS 2
+#define WG_THREADS 128
+#define BM (64 * CONSUMER_WGS)                  /* 64 rows of D per consumer warpgroup */
+#define BN 256                                  /* one m64n256k16 accumulator wide */
+#define BK 64                                   /* 64 bf16 = one 128-byte swizzled row */
+#define THREADS (WG_THREADS * (1 + CONSUMER_WGS))   /* 384: producer WG + consumers */
+#define KSTEPS (BK / 16)                        /* 4 wgmma k16 steps per k-tile */
+#define ACC_REGS (BN / 2)                       /* 128 fp32 accumulators per thread */
+#define A_STAGE_BYTES (BM * BK * 2)             /* 16 KiB: the A box, 128 rows x 128 B */
+#define B_STAGE_BYTES (BN * BK * 2)             /* 32 KiB: the B box, 256 rows x 128 B */
+#define STAGE_BYTES (A_STAGE_BYTES + B_STAGE_BYTES)   /* 48 KiB, also the expect_tx count */
+#define SMEM_ALIGN 1024                         /* SWIZZLE_128B atom: 8 rows x 128 B */
+#define VARIANT "128x256x64_persistent"
+
+/* ---- register split ----------------------------------------------------------
+ * 384 threads at __launch_bounds__(384, 1): ptxas caps every thread at 168.
+ * The producer needs ~30 (addresses, loop counters); give it the minimum
+ * that leaves room for them and hand the rest to the consumers:
+ * 128 x 40 + 256 x 232 = 64512 = 384 x 168 (regs.cuh). */
+#define PRODUCER_REGS 40
+#define CONSUMER_REGS 232
+static_assert(WG_THREADS * PRODUCER_REGS + CONSUMER_WGS * WG_THREADS * CONSUMER_REGS <=
+                  THREADS * 168, "the consumers may take only what the producer gave back");
+
+/* ---- the epilogue's own shared memory ---------------------------------------
+ * A tile leaves as 64 x 64 sub-tiles: each consumer warpgroup converts 64
+ * columns of its 64 x 256 block to bf16, writes them to a buffer in the
+ * SWIZZLE_128B layout (64 bf16 = 128 B rows: bank-conflict free, see
+ * sw128_offset_bf16), and one thread stores the buffer with TMA.  Two
+ * buffers per warpgroup: the warpgroup fills one while the TMA unit reads
+ * the other.  2 x 2 x 8 KiB = 32 KiB, so four 48 KiB stages still fit in
+ * 227 KiB (a whole 64 KiB tile buffer would leave room for three). */
+#define EPI_COLS 64                             /* one 128-byte swizzle row of bf16 */
+#define EPI_ROWS 64                             /* one consumer warpgroup's rows */
+#define EPI_SUB_BYTES (EPI_ROWS * EPI_COLS * 2) /* 8 KiB per sub-tile buffer */
+#define EPI_BUFS 2                              /* per consumer warpgroup */
+#define EPI_BYTES (CONSUMER_WGS * EPI_BUFS * EPI_SUB_BYTES)   /* 32 KiB */
+#define EPI_CHUNKS (BN / EPI_COLS)              /* 4 sub-tiles per warpgroup per tile */
+#define EPI_REGS (ACC_REGS / EPI_CHUNKS)        /* 32 accumulators per sub-tile */
+
+/* Named barriers (named_barrier.cuh): id 0 is __syncthreads'. */
+enum { BAR_EPI_WG1 = 1, BAR_EPI_WG2 = 2 };     /* one per consumer warpgroup, 128 threads */
+
+/* ---- stages from the shared-memory budget --------------------------------------
+ * The budget is the device's per-CTA opt-in limit (227 KiB on the H100 and
+ * H200); from it go the alignment slack and the epilogue buffers, and the
+ * ring gets the rest, 48 KiB + two 8-byte barriers per stage. */
+#define SMEM_FIXED (SMEM_ALIGN + EPI_BYTES)
+#define SMEM_PER_STAGE (STAGE_BYTES + 2 * 8)
+#define SMEM_BYTES(S) (SMEM_FIXED + (S) * SMEM_PER_STAGE)
+#define H100_SMEM_OPTIN (227 * 1024)            /* compile-time default; checked at run time */
+#define MIN_STAGES 2
+#define MAX_STAGES smem_stages_that_fit(H100_SMEM_OPTIN, SMEM_PER_STAGE, EPI_BYTES, SMEM_ALIGN, 8)
+#define DEFAULT_STAGES 4
+
+static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0 &&
+                  EPI_SUB_BYTES % SMEM_ALIGN == 0,
+              "every box must start on a 1024-byte swizzle atom");
+static_assert(BK * 2 == WGMMA_SW128_ROW_BYTES && EPI_COLS * 2 == WGMMA_SW128_ROW_BYTES,
+              "k-tile rows and epilogue rows must be one 128-byte swizzle row");
+static_assert(SMEM_BYTES(DEFAULT_STAGES) <= H100_SMEM_OPTIN, "the default ring must fit");
+static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
+
+/* What the kernel needs to know about the tile walk. */
+typedef struct {
+    tile_sched sched;
+    int use_tma_store;     /* 1: N % 8 == 0 (16-byte D rows), 0: masked global stores */
+} step06_params;
+
+/* ---- the CTA ---------------------------------------------------------------
+ * Shared memory, from a 1024-aligned base:
+ *   A boxes   stages x 16 KiB    stage s at sA + s * A_STAGE_BYTES
+ *   B boxes   stages x 32 KiB    stage s at sB + s * B_STAGE_BYTES
+ *   D buffers 4 x 8 KiB          warpgroup c, buffer b at sD + (2c + b) * 8 KiB
+ *   full[s], empty[s]            8 bytes each
+ * The D buffers are the epilogue's alone: the A/B ring is being refilled with
+ * the next tile's k-tiles while the epilogue runs, so it cannot double as
+ * the output staging area the way it could in a one-tile-per-CTA kernel.
+ *
+ * `traced` is a constant in each of the two kernels below. */
+static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const CUtensorMap *map_b,
+                                                const CUtensorMap *map_d,
+                                                __nv_bfloat16 *__restrict__ D, int M, int N,
+                                                int K, int stages, step06_params prm,
+                                                trace_ctx tr, int plant_bug, const int traced)
+{
+    extern __shared__ unsigned char smem_raw[];
+    /* Align the shared-window address (the one TMA and wgmma see). */
+    const uint32_t raw = smem_u32(smem_raw);
+    unsigned char *smem = smem_raw + ((SMEM_ALIGN - (raw & (SMEM_ALIGN - 1))) & (SMEM_ALIGN - 1));
+    const uint32_t sA = smem_u32(smem);
+    const uint32_t sB = sA + (uint32_t)stages * A_STAGE_BYTES;
+    const uint32_t sD = sA + (uint32_t)stages * STAGE_BYTES;
+    unsigned char *sD_ptr = smem + (size_t)stages * STAGE_BYTES;
+    uint64_t *full = (uint64_t *)(sD_ptr + EPI_BYTES);
+    uint64_t *empty = full + stages;
+
+    /* Role tests must be uniform per warp (and per warpgroup for wgmma and
+     * setmaxnreg): read the warpgroup index through a shuffle. */
+    const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x / WG_THREADS, 0);
+    const tile_sched sched = prm.sched;
+    const int KT = (K + BK - 1) / BK;   /* k-tiles per tile; the last may be partial */
+    (void)plant_bug;
+
+    /* Barrier counts as in step 05: full[s] = 1 (the producer's
+     * arrive.expect_tx; the bytes do the rest), empty[s] = one arrival per
+     * consumer warpgroup. */
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < stages; ++s) {
+            mbar_init(&full[s], 1);
+            mbar_init(&empty[s], CONSUMER_WGS);
+        }
+        named_bar_init();
+        mbar_fence_init();
+    }
+    __syncthreads();   /* the last CTA-wide barrier: from here on, roles only meet at mbarriers */
+
+    uint64_t t = traced ? trace_now() : 0;
+#define SPAN(writer, phase, index)                                 \
+    do {                                                           \
+        if (traced) TRACE_SPAN(tr, (writer), wg, phase, index, t); \
+    } while (0)
+
+    if (wg == 0) {
+        /* ---- producer ------------------------------------------------------
+         * All four warps give their registers back (setmaxnreg is per
+         * warpgroup); then one thread walks this CTA's tiles and their
+         * k-tiles as ONE sequence: the ring does not know where a tile ends. */
+        REGS_DEC(PRODUCER_REGS);
+        if (threadIdx.x / 32 == 0 && elect_one_sync()) {
+            tma_prefetch_map(map_a);
+            tma_prefetch_map(map_b);
+            pipeline_state w = pipeline_producer_start((uint32_t)stages);
+#ifdef COURSE_DEBUG
+            if (PLANTED(plant_bug, BUG_PRODUCER_PHASE0)) w.phase = 0;
+#endif
+            int loads = 0;   /* k-tiles issued by this CTA, for the planted bug and the trace */
+            for (tile_walk tw = tile_walk_start((int)blockIdx.x, (int)gridDim.x);
+                 tile_walk_valid(&sched, &tw); tile_walk_advance(&tw, 1)) {
+                int tm, tn;
+                tile_sched_coords(&sched, tw.idx, &tm, &tn);
+                const int m0 = tm * BM, n0 = tn * BN;
+                for (int kt = 0; kt < KT; ++kt, ++loads) {
+                    producer_acquire(empty, w.index, w.phase);
+                    SPAN(1, TP_PRODUCER_ACQUIRE, loads);
+                    uint64_t *bar = &full[w.index];
+#ifdef COURSE_DEBUG
+                    if (!(PLANTED(plant_bug, BUG_SKIP_COMMIT) && loads == 1))
+#endif
+                        mbar_arrive_expect_tx(bar, STAGE_BYTES);
+                    tma_load_2d(sA + w.index * A_STAGE_BYTES, map_a, kt * BK, m0, smem_u32(bar));
+                    tma_load_2d(sB + w.index * B_STAGE_BYTES, map_b, kt * BK, n0, smem_u32(bar));
+                    SPAN(1, TP_PRODUCER_LOAD, loads);
+                    pipeline_advance(&w);
+                }
+            }
+        }
+        /* No producer tail: the consumers wait for every byte issued above. */
+        return;
+    }
+
+    /* ---- consumers -----------------------------------------------------------
+     * Both warpgroups take every tile of this CTA's walk, in the producer's
+     * order, warpgroup c computing rows 64c .. 64c + 63 of it.  Their read
+     * and release states run on across tiles exactly like the producer's. */
+    REGS_INC(CONSUMER_REGS);
+    const int c = wg - 1;
+    const int tid = (int)threadIdx.x % WG_THREADS;   /* thread in the warpgroup */
+    /* Any one thread per warpgroup may release slots and issue stores; the
+     * first is simplest (a whole warpgroup runs the same path, so an
+     * elect.sync would pick lane 0 of warp 0 anyway). */
+    const int writer = tid == 0;
+    const uint32_t a_base = sA + (uint32_t)c * 64 * WGMMA_SW128_ROW_BYTES;
+    const uint32_t d_base = sD + (uint32_t)c * EPI_BUFS * EPI_SUB_BYTES;
+    unsigned char *d_ptr = sD_ptr + (size_t)c * EPI_BUFS * EPI_SUB_BYTES;
+    const int epi_bar = BAR_EPI_WG1 + c;
+    if (writer && prm.use_tma_store) tma_prefetch_map(map_d);
+
+    float acc[ACC_REGS];
+    pipeline_state rd = pipeline_consumer_start((uint32_t)stages);   /* slot to read */
+    pipeline_state rel = rd;                                         /* slot to release */
+    int reads = 0;      /* k-tiles consumed by this CTA (trace, planted bug) */
+    int stores = 0;     /* sub-tiles stored by this warpgroup: picks the D buffer */
+    for (tile_walk tw = tile_walk_start((int)blockIdx.x, (int)gridDim.x);
+         tile_walk_valid(&sched, &tw); tile_walk_advance(&tw, 1)) {
+        int tm, tn;
+        tile_sched_coords(&sched, tw.idx, &tm, &tn);
+        const int m0 = tm * BM, n0 = tn * BN;
+
+        for (int kt = 0; kt < KT; ++kt, ++reads) {
+            consumer_wait(full, rd.index, rd.phase);
+            SPAN(writer, TP_CONSUMER_WAIT, reads);
+            const uint64_t da = wgmma_desc_k_major_sw128(a_base + rd.index * A_STAGE_BYTES);
+            const uint64_t db = wgmma_desc_k_major_sw128(sB + rd.index * B_STAGE_BYTES);
+            wgmma_fence_operands(acc, ACC_REGS);
+            wgmma_fence();   /* the previous tile's epilogue read acc before these wgmmas */
+            /* scale-d = 0 on a tile's first k16 step: D = A.B overwrites
+             * whatever the registers held (the previous tile's results), so
+             * no zeroing pass is needed. */
+#pragma unroll
+            for (int kk = 0; kk < KSTEPS; ++kk)
+                wgmma_m64n256k16_bf16(acc, wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
+                                      wgmma_desc_advance(db, kk * WGMMA_K16_BYTES),
+                                      kt > 0 || kk > 0);
+            wgmma_commit_group();
+            SPAN(writer, TP_CONSUMER_COMPUTE, reads);
+
+            /* release, one k-tile late (step 05): k-tile kt-1's wgmmas are
+             * complete once at most one group is pending.  At a tile's first
+             * k-tile the slot released is the previous tile's last, which the
+             * drain below already handed back: nothing to release then. */
+            wgmma_wait_group(1);
+            wgmma_fence_operands(acc, ACC_REGS);
+            if (kt > 0) {
+#ifdef COURSE_DEBUG
+                if (!(PLANTED(plant_bug, BUG_SKIP_RELEASE) && reads == 1))
+#endif
+                    if (writer) consumer_release(empty, rel.index);
+                pipeline_advance(&rel);
+            }
+            SPAN(writer, TP_CONSUMER_RELEASE, reads);
+            pipeline_advance(&rd);
+        }
+        /* Drain this tile: its last wgmmas must finish before the epilogue
+         * reads the accumulators; then its last slot goes back at once, so
+         * the producer can refill it during the epilogue. */
+        wgmma_wait_group(0);
+        wgmma_fence_operands(acc, ACC_REGS);
+        if (writer) consumer_release(empty, rel.index);
+        pipeline_advance(&rel);
+
+        /* ---- epilogue ------------------------------------------------------ */
+        const int row0 = m0 + c * 64;
+        if (prm.use_tma_store) {
+            /* Sub-tile j = columns 64j .. 64j+63 = accumulators 32j .. 32j+31
+             * (wgmma_acc_col: register i is in column 8(i/4) + ...). */
+#pragma unroll
+            for (int j = 0; j < EPI_CHUNKS; ++j, ++stores) {
+                const int b = stores % EPI_BUFS;
+                /* WAR on the buffer: the store issued from it two sub-tiles
+                 * ago must have finished READING it.  Only the thread that
+                 * committed a bulk group can wait for it, so the writer
+                 * waits and a barrier tells the other 127 threads. */
+                if (writer) tma_store_wait_read(EPI_BUFS - 1);
+                named_bar_sync(epi_bar, WG_THREADS, "epilogue");
+                unsigned char *buf = d_ptr + b * EPI_SUB_BYTES;
+#pragma unroll
+                for (int i = 0; i < EPI_REGS; i += 2) {
+                    const int r = EPI_REGS * j + i;
+                    const __nv_bfloat162 v = __floats2bfloat162_rn(acc[r], acc[r + 1]);
+                    *(__nv_bfloat162 *)(buf + sw128_acc_pair_offset(tid, i)) = v;
+                }
+                /* RAW across proxies: these st.shared are generic-proxy
+                 * writes and the TMA store reads through the async proxy.
+                 * Each writing thread fences its own writes, then the
+                 * barrier gathers them before the one thread stores. */
+                fence_proxy_async_smem();
+                named_bar_sync(epi_bar, WG_THREADS, "epilogue");
+                if (writer) {
+                    tma_store_2d(map_d, n0 + EPI_COLS * j, row0, d_base + b * EPI_SUB_BYTES);
+                    tma_store_commit_group();
+                }
+            }
+        } else {
+            /* N % 8 != 0: D's rows are not 16-byte aligned, which a tensor map
+             * requires; write straight from the registers, masked. */
+#pragma unroll
+            for (int i = 0; i < ACC_REGS; i += 2)
+                gemm_store_pair(D, M, N, row0 + wgmma_acc_row(tid, i), n0 + wgmma_acc_col(tid, i),
+                                acc[i], acc[i + 1]);
+        }
+        SPAN(writer, TP_EPILOGUE, tw.idx);
+    }
+    /* The last stores must have read shared memory before the CTA exits and
+     * its shared memory goes to another CTA (and written D before the kernel
+     * counts as done). */
+    if (writer && prm.use_tma_store) tma_store_wait_all();
+#undef SPAN
+}
+
+/* Tensor maps by value, as __grid_constant__ parameters (step 05). */
+__global__ void __launch_bounds__(THREADS, 1)
+persistent_kernel(const __grid_constant__ CUtensorMap map_a,
+                  const __grid_constant__ CUtensorMap map_b,
+                  const __grid_constant__ CUtensorMap map_d, __nv_bfloat16 *__restrict__ D, int M,
+                  int N, int K, int stages, step06_params prm, trace_ctx tr, int plant_bug)
+{
+    gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, prm, tr, plant_bug, 0);
+}
+
+/* The traced copy is a separate kernel, so the timed one has no trace code. */
+__global__ void __launch_bounds__(THREADS, 1)
+persistent_kernel_traced(const __grid_constant__ CUtensorMap map_a,
+                         const __grid_constant__ CUtensorMap map_b,
+                         const __grid_constant__ CUtensorMap map_d, __nv_bfloat16 *__restrict__ D,
+                         int M, int N, int K, int stages, step06_params prm, trace_ctx tr,
+                         int plant_bug)
+{
+    gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, prm, tr, plant_bug, 1);
+}
+
+/* ---- host ------------------------------------------------------------------- */
+
+/* What prepare builds once per buffer set: three tensor maps and the walk. */
+typedef struct {
+    CUtensorMap a, b, d;
+    step06_params prm;
+    int grid;
+} step06_plan;
+
+static void encode_or_exit(CUtensorMap *map, const tma_2d_desc *d, const char *what)
+{
+    char msg[320];
+    const int rc = tma_encode_2d_bf16(map, d, msg, sizeof msg);
+    if (rc == TMA_OK) return;
+    fprintf(stderr, "step06: cannot describe %s to TMA: %s\n", what, msg);
+    exit(rc == TMA_ERR_DRIVER ? EXIT_NO_DEVICE : EXIT_BAD_ARGS);
+}
+
+static void *prepare_step06(const gemm_operands *op)
+{
+    step06_plan *p = (step06_plan *)aligned_alloc(128, sizeof(step06_plan));
+    if (!p) {
+        fprintf(stderr, "step06: out of host memory\n");
+        exit(EXIT_WRONG);
+    }
+    memset(p, 0, sizeof *p);
+    const tma_2d_desc da = tma_2d_bf16_row_major(op->a, (uint64_t)op->m, (uint64_t)op->k, BM, BK,
+                                                 TMA_SWIZZLE_128B);
+    const tma_2d_desc db = tma_2d_bf16_row_major(op->b, (uint64_t)op->n, (uint64_t)op->k, BN, BK,
+                                                 TMA_SWIZZLE_128B);
+    encode_or_exit(&p->a, &da, "A");
+    encode_or_exit(&p->b, &db, "B");
+    /* D: 64 x 64 store boxes in the same 128B swizzle the epilogue writes.
+     * A tensor map needs 16-byte row strides: N % 8 == 0.  Otherwise the
+     * epilogue stores from registers and map d stays unused (zeros). */
+    p->prm.use_tma_store = op->n % 8 == 0;
+    if (p->prm.use_tma_store) {
+        const tma_2d_desc dd = tma_2d_bf16_row_major(op->d, (uint64_t)op->m, (uint64_t)op->n,
+                                                     EPI_ROWS, EPI_COLS, TMA_SWIZZLE_128B);
+        encode_or_exit(&p->d, &dd, "D");
+    }
+    const int tiles_m = (op->m + BM - 1) / BM, tiles_n = (op->n + BN - 1) / BN;
+    const int along_n = tile_sched_pick_along_n(tiles_m, tiles_n, BM, BN, op->group, op->num_sms);
+    p->prm.sched = tile_sched_make(op->m, op->n, BM, BN, op->group, along_n);
+    /* One CTA per SM, or fewer when there are fewer tiles. */
+    p->grid = p->prm.sched.num_tiles < op->num_sms ? p->prm.sched.num_tiles : op->num_sms;
+    return p;
+}
+
+static void release_step06(void *plan)
+{
+    free(plan);
+}
+
+static void launch_step06(const gemm_operands *op, cudaStream_t stream)
+{
+    const size_t smem = SMEM_BYTES(op->stages);
+    static int opted_in = 0;
+    if (!opted_in) {
+        /* The ring was sized for 227 KiB; a device that allows less per CTA
+         * gets fewer stages (or a clear refusal). */
+        if ((int)smem > op->smem_optin) {
+            const int fit = smem_stages_that_fit(op->smem_optin, SMEM_PER_STAGE, EPI_BYTES,
+                                                 SMEM_ALIGN, 8);
+            fprintf(stderr, "--stages: %d stages need %zu bytes of shared memory; this device allows "
+                    "%d per block: use --stages %d or fewer\n", op->stages, smem, op->smem_optin, fit);
+            exit(fit >= MIN_STAGES ? EXIT_BAD_ARGS : EXIT_NO_DEVICE);
+        }
+        CUDA_CHECK(cudaFuncSetAttribute(persistent_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        (int)SMEM_BYTES(MAX_STAGES)));
+        CUDA_CHECK(cudaFuncSetAttribute(persistent_kernel_traced,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        (int)SMEM_BYTES(MAX_STAGES)));
+        opted_in = 1;
+    }
+    const step06_plan *p = (const step06_plan *)op->plan;
+    if (TRACE_ON(op->trace))
+        persistent_kernel_traced<<<p->grid, THREADS, smem, stream>>>(
+            p->a, p->b, p->d, op->d, op->m, op->n, op->k, op->stages, p->prm, op->trace,
+            op->plant_bug);
+    else
+        persistent_kernel<<<p->grid, THREADS, smem, stream>>>(p->a, p->b, p->d, op->d, op->m, op->n,
+                                                              op->k, op->stages, p->prm, op->trace,
+                                                              op->plant_bug);
+    CUDA_CHECK_LAUNCH();
+}
+
+int main(int argc, char **argv)
+{
+    static const gemm_step step = {
+        "06", "persistent",
+        "persistent warp-specialized GEMM: one CTA per SM walks tiles in grouped raster order, "
+        "setmaxnreg 40/232, TMA-store epilogue (" VARIANT ")",
+        VARIANT, MIN_STAGES, MAX_STAGES, DEFAULT_STAGES,
+        {9, 0, 1, "wgmma, setmaxnreg and TMA need an sm_90a (Hopper H100/H200) GPU"},
+        prepare_step06, release_step06, launch_step06, 1 + CONSUMER_WGS, "warpgroup", 1};
+    return gemm_main(argc, argv, &step);
+}
