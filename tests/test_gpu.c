@@ -203,6 +203,97 @@ START_TEST(test_gemm_stages)
 }
 END_TEST
 
+/* ---- persistent grids (steps 06-07) ----------------------------------------
+ * Shapes that stress the tile walk rather than the tile: fewer tiles than
+ * SMs, many more, a tile count that is not a multiple of the grid, CTAs with
+ * an odd number of tiles (step 07: one warpgroup gets one tile more), both
+ * epilogue paths (TMA store when N % 8 == 0, masked stores otherwise) and
+ * the raster group sizes. */
+static const char *const persistent_cases[] = {
+    "--m 256 --n 512 --k 512",              /* 4 / 8 tiles: most SMs idle */
+    "--m 8192 --n 8192 --k 64",             /* 2048 / 4096 tiles: many per CTA */
+    "--m 4224 --n 4352 --k 136",            /* 33 x 17 = 561 tiles (step 06): 561 % 132 = 33 */
+    "--m 50816 --n 128 --k 64",             /* 397 tiles of 128 x 128: odd counts per CTA */
+    "--m 16896 --n 256 --k 128",            /* 264 tiles of 128 x 128: two per CTA */
+    "--m 1000 --n 1001 --k 64",             /* N odd: the register-store epilogue */
+    "--m 1000 --n 3000 --k 136 --group 1",
+    "--m 1000 --n 3000 --k 136 --group 3",
+    "--m 3000 --n 1000 --k 72 --group 64",
+    "--m 2048 --n 2048 --k 256 --exact",    /* every tile, bit for bit */
+};
+#define NUM_PERSISTENT_CASES (int)(sizeof persistent_cases / sizeof persistent_cases[0])
+
+START_TEST(test_persistent_shapes)
+{
+    int step = _i / 100, c = _i % 100;
+    char args[256];
+    snprintf(args, sizeof args, "%s " QUICK, persistent_cases[c]);
+    run_expect(gemm_bins[step], args, 0, 120, "check ok");
+}
+END_TEST
+
+/* Planted bugs in the DEBUG builds of steps 06 and 07 end in a diagnosis
+ * naming the stuck wait: _i = step * 10 + bug. */
+START_TEST(test_planted_hang_persistent)
+{
+    const int step = _i / 10, bug = _i % 10;
+    /* bug 1 (phase 0) and bug 3 (a release skipped) leave the producer
+     * waiting on `empty`; bug 4 leaves warpgroup 1 waiting for its turn. */
+    const char *want = bug == 4 ? "pingpong mma" : "producer_acquire";
+    char path[512], cmd[1024];
+    debug_step_path(gemm_bins[step], path, sizeof path);
+    ck_assert_msg(exists(path), "%s is not built (make DEBUG=1)", path);
+    snprintf(cmd, sizeof cmd, "%s --plant-bug %d --m 2048 --n 2048 --k 1024 " QUICK, path, bug);
+    proc_result r;
+    ck_assert_int_eq(proc_run(cmd, 20, &r), 0);
+    ck_assert_msg(!r.timed_out, "%s: hung instead of being diagnosed\n%s", cmd, r.output);
+    ck_assert_msg(r.exit_code != 0, "%s: planted bug went unnoticed\n%s", cmd, r.output);
+    ck_assert_msg(strstr(r.output, "pipeline hang diagnosed") && strstr(r.output, want),
+                  "%s: no diagnosis naming %s\n%s", cmd, want, r.output);
+    ck_assert_msg(r.seconds < 10.0, "%s: diagnosis took %.1f s (limit 10)", cmd, r.seconds);
+}
+END_TEST
+
+/* Step 07's timeline: both consumer warpgroups (units 1 and 2) of a traced
+ * CTA have MMA and epilogue records, and one's epilogue overlaps the
+ * other's MMA at least once (the point of the step). */
+START_TEST(test_pingpong_trace)
+{
+    const char *f = "/tmp/course_trace_pingpong.csv";
+    char args[256];
+    snprintf(args, sizeof args, "--m 4096 --n 4096 --k 1024 --trace %s " QUICK, f);
+    unlink(f);
+    run_expect("step07_pingpong", args, 0, 60, "timeline:");
+    FILE *fp = fopen(f, "r");
+    ck_assert_ptr_nonnull(fp);
+    char line[512];
+    /* epilogue spans and MMA spans of CTA 0, per warpgroup */
+    static double epi_s[2][64], epi_e[2][64], mma_s[2][4096], mma_e[2][4096];
+    int ne[2] = {0, 0}, nm[2] = {0, 0};
+    while (fgets(line, sizeof line, fp)) {
+        int cta, unit;
+        double t0, t1;
+        char phase[64];
+        if (line[0] == '#' || strncmp(line, "cta,", 4) == 0) continue;
+        if (sscanf(line, "%d,%d,%*[^,],%63[^,],%*[^,],%lf,%lf", &cta, &unit, phase, &t0, &t1) != 5) continue;
+        if (cta != 0 || unit < 1 || unit > 2) continue;
+        const int w = unit - 1;
+        if (strcmp(phase, "epilogue") == 0 && ne[w] < 64) { epi_s[w][ne[w]] = t0; epi_e[w][ne[w]++] = t1; }
+        if (strcmp(phase, "consumer_compute") == 0 && nm[w] < 4096) { mma_s[w][nm[w]] = t0; mma_e[w][nm[w]++] = t1; }
+    }
+    fclose(fp);
+    ck_assert_msg(ne[0] > 0 && ne[1] > 0 && nm[0] > 0 && nm[1] > 0,
+                  "records missing: epilogue %d/%d, compute %d/%d", ne[0], ne[1], nm[0], nm[1]);
+    int overlaps = 0;
+    for (int w = 0; w < 2; ++w)
+        for (int i = 0; i < ne[w]; ++i)
+            for (int j = 0; j < nm[1 - w]; ++j)
+                overlaps += mma_s[1 - w][j] < epi_e[w][i] && epi_s[w][i] < mma_e[1 - w][j];
+    ck_assert_msg(overlaps > 0, "no epilogue of one warpgroup overlaps an MMA span of the other");
+    unlink(f);
+}
+END_TEST
+
 /* ---- argument contract on the real binaries (no GPU needed) ---------------- */
 
 static const struct { const char *bin; const char *args; } bad_cli[] = {
@@ -217,6 +308,10 @@ static const struct { const char *bin; const char *args; } bad_cli[] = {
     {"step05_tma_wgmma", "--n 70000 --m 70000"},
     {"step06_persistent", "--exact --k 512"},
     {"step07_pingpong", "--iters 0"},
+    {"step05_tma_wgmma", "--group 4"},
+    {"step06_persistent", "--group 0"},
+    {"step07_pingpong", "--group 65"},
+    {"step06_persistent", "--stages 5"},
 };
 
 START_TEST(test_cli_bad_args)
@@ -274,7 +369,9 @@ int gpu_suite_count(int sm90)
 {
     int n = 2 * NUM_N * 2 + NUM_N * 2 * 4 + 1 + 3;
     for (int i = 0; i < 4; ++i)
-        if (sm90 && gemm_step_built(i)) n += NUM_GEMM_CASES + 2 * 2 + (i == 1 ? 2 : 0);
+        if (sm90 && gemm_step_built(i))
+            n += NUM_GEMM_CASES + 2 * 2 + (i == 1 ? 2 : 0) +
+                 (i >= 2 ? NUM_PERSISTENT_CASES + 2 : 0) + (i == 3 ? 1 : 0);
     return n;
 }
 
@@ -300,6 +397,15 @@ Suite *gpu_suite(int sm90)
             tcase_add_loop_test(tc, test_gemm_step, i * 100, i * 100 + NUM_GEMM_CASES);
             tcase_add_loop_test(tc, test_gemm_stages, i * 100 + 20, i * 100 + 22);   /* stages 2 */
             tcase_add_loop_test(tc, test_gemm_stages, i * 100 + 40, i * 100 + 42);   /* stages 4 */
+            if (i >= 2) tcase_add_loop_test(tc, test_persistent_shapes, i * 100, i * 100 + NUM_PERSISTENT_CASES);
+        }
+        if (gemm_step_built(2)) {   /* step 06: producer phase 0, a skipped release */
+            tcase_add_loop_test(tc, test_planted_hang_persistent, 21, 22);
+            tcase_add_loop_test(tc, test_planted_hang_persistent, 23, 24);
+        }
+        if (gemm_step_built(3)) {   /* step 07: a skipped release, a skipped named-barrier arrive */
+            tcase_add_loop_test(tc, test_planted_hang_persistent, 33, 35);
+            tcase_add_test(tc, test_pingpong_trace);
         }
         suite_add_tcase(s, tc);
     }
