@@ -1,5 +1,5 @@
 /* mbarrier.cuh — the shared-memory barrier that replaces __syncthreads, and the
- * pipeline vocabulary built on it.
+ * pipeline vocabulary built on it (docs/hopper_ptx.md, "mbarrier").
  *
  * An mbarrier is a 64-bit object in shared memory holding a phase bit, a count
  * of arrivals still expected in this phase and a transaction byte count
@@ -12,21 +12,35 @@
  * the arriving ones.  That is what lets producer and consumer warps run
  * different code paths, each blocking only on the other's progress.
  *
- * Vocabulary (the CuTe DSL's and CUTLASS's names), for a ring of slots with a
- * `full` and an `empty` barrier each:
- *   producer_acquire(empty, slot, phase)  wait until the slot may be written
- *   producer_commit(full, slot)           "data is in": arrive on full
- *   producer_commit_cp_async(full, slot)  the same, performed when this
- *                                         thread's cp.async copies land
- *   consumer_wait(full, slot, phase)      wait until the slot holds data
- *   consumer_try_wait(full, slot, phase)  peek: has it arrived? never blocks
- *   consumer_release(empty, slot)         "done reading": arrive on empty
+ * Two ways to ask "has the phase completed?", and the wrappers are named for
+ * the instruction they issue:
+ *   mbar_test_wait   mbarrier.test_wait: answers at once, never suspends.
+ *   mbar_try_wait    mbarrier.try_wait: if the phase is not complete yet, the
+ *                    thread may be suspended until it completes or until a
+ *                    time limit the hardware chooses runs out; then answers.
+ *                    A loop around it is the blocking wait (mbar_wait_named):
+ *                    suspended threads do not spin on the issue slots.
  *
- * Memory ordering: arrive has .release and try_wait .acquire semantics at CTA
- * scope (PTX defaults), so the arriving thread's shared-memory writes are
- * visible to a thread whose wait succeeded.  That covers only the arriving
- * thread's own writes, so every thread that wrote the slot arrives itself
- * (init count = number of writer threads): no reliance on cumulativity. */
+ * Vocabulary (the CuTe DSL's and CUTLASS's names; docs/glossary.md), for a
+ * ring of slots with a `full` and an `empty` barrier each:
+ *   producer_acquire(empty, slot, phase)    wait until the slot may be written
+ *   producer_commit(full, slot)             "data is in": arrive on full
+ *   producer_commit_cp_async(full, slot)    the same, performed when this
+ *                                           thread's cp.async copies land
+ *   consumer_wait(full, slot, phase)        wait until the slot holds data
+ *                                           (a try_wait loop)
+ *   consumer_test_wait(full, slot, phase)   peek: has it arrived?  test_wait,
+ *                                           never blocks (CUTLASS's
+ *                                           consumer_test_wait; its
+ *                                           consumer_try_wait may suspend)
+ *   consumer_release(empty, slot)           "done reading": arrive on empty
+ *
+ * Memory ordering: arrive has .release and test_wait/try_wait .acquire
+ * semantics at CTA scope (PTX defaults), so the arriving thread's
+ * shared-memory writes are visible to a thread whose wait succeeded.  That
+ * covers only the arriving thread's own writes, so every thread that wrote
+ * the slot arrives itself (init count = number of writer threads): no
+ * reliance on cumulativity. */
 #ifndef COMMON_MBARRIER_CUH
 #define COMMON_MBARRIER_CUH
 
@@ -69,7 +83,8 @@ static __device__ __forceinline__ void mbar_arrive_expect_tx(uint64_t *bar, uint
                  : "memory");
 }
 
-/* Non-blocking test: 1 if the phase with this parity has completed. */
+/* mbarrier.test_wait: 1 if the phase with this parity has completed, else 0.
+ * Never suspends the thread: a peek that costs one instruction. */
 static __device__ __forceinline__ uint32_t mbar_test_wait(uint64_t *bar, uint32_t parity)
 {
     uint32_t done;
@@ -82,8 +97,10 @@ static __device__ __forceinline__ uint32_t mbar_test_wait(uint64_t *bar, uint32_
     return done;
 }
 
-/* One try_wait: may suspend the thread for a hardware-defined time, then
- * returns 1 if the phase completed, 0 if not (yet). */
+/* mbarrier.try_wait: 1 if the phase with this parity has completed, else 0,
+ * like test_wait, but when the phase is still incomplete the thread may be
+ * suspended first, until the phase completes or a hardware-defined time limit
+ * expires.  Call it in a loop (mbar_wait_named) to wait; use test_wait to peek. */
 static __device__ __forceinline__ uint32_t mbar_try_wait(uint64_t *bar, uint32_t parity)
 {
     uint32_t done;
@@ -96,8 +113,8 @@ static __device__ __forceinline__ uint32_t mbar_try_wait(uint64_t *bar, uint32_t
     return done;
 }
 
-/* Block until the phase with this parity has completed.  The names only feed
- * the DEBUG build's hang report. */
+/* Block until the phase with this parity has completed: try_wait in a loop.
+ * The names only feed the DEBUG build's hang report. */
 static __device__ __forceinline__ void mbar_wait_named(uint64_t *bar, uint32_t parity,
                                                        const char *barrier, const char *waiter,
                                                        int slot)
@@ -154,8 +171,10 @@ static __device__ __forceinline__ void consumer_wait(uint64_t *full, uint32_t sl
     mbar_wait_named(&full[slot], phase, "full", "consumer_wait", (int)slot);
 }
 
-static __device__ __forceinline__ uint32_t consumer_try_wait(uint64_t *full, uint32_t slot,
-                                                             uint32_t phase)
+/* Peek without blocking (test_wait): 1 if the slot already holds data.  A 0
+ * must be followed by consumer_wait before the slot is read. */
+static __device__ __forceinline__ uint32_t consumer_test_wait(uint64_t *full, uint32_t slot,
+                                                              uint32_t phase)
 {
     return mbar_test_wait(&full[slot], phase);
 }

@@ -17,15 +17,18 @@
  * every slot's barrier.  Producer starts at (0, 1), consumer at (0, 0).
  *
  * Non-blocking peek: the consumer asks "is the next chunk already in?" with
- * consumer_try_wait BEFORE computing the current chunk, and only calls the
- * blocking consumer_wait afterwards if the answer was no (QuACK's
- * consumer_try_wait, CUTLASS's barrier token): the barrier's latency hides
- * under the compute, and the timeline shows a wait only when one happened.
+ * consumer_test_wait (mbarrier.test_wait, which answers at once and never
+ * suspends the thread) BEFORE computing the current chunk, and only calls the
+ * blocking consumer_wait (a try_wait loop) afterwards if the answer was no
+ * (CUTLASS's consumer_test_wait and barrier token; CUTLASS's and QuACK's
+ * consumer_try_wait ask the same with try_wait, which may suspend briefly):
+ * the barrier's latency hides under the compute, and the timeline shows a
+ * wait only when one happened.
  *
  * What changed from step 02:
  *   - S slots in dynamic shared memory (--stages 1..8) and S full/empty pairs;
  *   - pipeline_state replaces the bare phase bit;
- *   - the consumer peeks at the next slot with try_wait.
+ *   - the consumer peeks at the next slot with test_wait (consumer_test_wait).
  *
  * Build and run:
  *   make step03
@@ -79,7 +82,7 @@ static __device__ __forceinline__ void staged_pipeline_cta(const float *__restri
     } else {
         const int ct = threadIdx.x - PRODUCER_THREADS;
         pipeline_state cs = pipeline_consumer_start(stages);   /* (0, 0) */
-        uint32_t ready = consumer_try_wait(full, cs.index, cs.phase);
+        uint32_t ready = consumer_test_wait(full, cs.index, cs.phase);
         for (int64_t c = blockIdx.x; c < num_chunks; c += gridDim.x) {
             float4 u[VEC_PER_CONSUMER];
             if (!ready) {
@@ -90,7 +93,7 @@ static __device__ __forceinline__ void staged_pipeline_cta(const float *__restri
             if (!(PLANTED(plant_bug, BUG_SKIP_RELEASE) && c == blockIdx.x))
                 consumer_release(empty, cs.index);
             pipeline_advance(&cs);
-            ready = consumer_try_wait(full, cs.index, cs.phase);   /* peek at the next chunk */
+            ready = consumer_test_wait(full, cs.index, cs.phase);   /* peek at the next chunk */
             chunk_compute_store(u, y, c, n, work, ct);
             TRACE_SPAN(tr, tracer, warp, TP_CONSUMER_COMPUTE, c, t);
         }
