@@ -60,6 +60,9 @@
 #include "gemm.cuh"
 #include "cp_async.cuh"
 #include "mma_sync.cuh"
+#include "epilogue.cuh"
+#include "raster.h"
+#include "str.h"
 
 /* ---- tile shape: the tunables ------------------------------------------------
  * Every knob is a macro that a build may override (nvcc -DBK=32 ...), so that
@@ -182,9 +185,7 @@ static_assert(MIN_CTAS_PER_SM * (DEFAULT_STAGES * STAGE_BYTES + CTA_SMEM_RESERVE
               "MIN_CTAS_PER_SM rings of DEFAULT_STAGES must fit in one SM's shared memory");
 static_assert(MIN_CTAS_PER_SM * THREADS <= 2048, "an SM holds at most 2048 threads");
 
-/* For the CSV's variant column and --help, e.g. "128x128x64-w2x2". */
-#define STR_(x) #x
-#define STR(x) STR_(x)
+/* For the CSV's variant column and --help, e.g. "128x128x64-w2x2" (str.h). */
 #define TILE_LABEL STR(BM) "x" STR(BN) "x" STR(BK) "-w" STR(WARPS_M) "x" STR(WARPS_N)
 
 /* ---- shared-memory layout: the swizzle ---------------------------------------
@@ -225,22 +226,12 @@ static __device__ __forceinline__ uint32_t stage_offset(int row, int chunk)
     return (uint32_t)(row * ROW_BYTES + ((chunk ^ swizzle(row)) << 4));
 }
 
-/* ---- grouped raster order -----------------------------------------------------
- * CTA i computes tile (tm, tn).  Going down GROUP_M tile rows before moving
- * right means the ~264 CTAs resident at a time (two per SM) cover about
- * 8 x 33 tiles: they share 8 panels of A and ~33 panels of B in L2 instead of
- * ~5 of A and all 64 of B (at 8192^3: 41 panels per wave instead of 69). */
-static __device__ __forceinline__ void tile_coords(int tile, int tiles_m, int tiles_n, int *tm,
-                                                   int *tn)
-{
-    const int per_group = GROUP_M * tiles_n;
-    const int group = tile / per_group;
-    const int first_m = group * GROUP_M;
-    const int rows = min(tiles_m - first_m, GROUP_M);   /* the last group may be short */
-    const int local = tile - group * per_group;
-    *tm = first_m + local % rows;
-    *tn = local / rows;
-}
+/* ---- grouped raster order (common/raster.h) ------------------------------------
+ * CTA i computes tile (tm, tn) = grouped_tile_coords(i, ..., GROUP_M).  Going
+ * down GROUP_M tile rows before moving right means the ~264 CTAs resident at
+ * a time (two per SM on 132 SMs) cover about 8 x 33 tiles: they share 8
+ * panels of A and ~33 panels of B in L2 instead of ~5 of A and all 64 of B
+ * (at 8192^3: 41 panels per wave instead of 69). */
 
 /* ---- global -> shared copies of one k-tile --------------------------------------
  * Thread t copies chunk (t % CHUNKS_PER_ROW) of rows t / CHUNKS_PER_ROW,
@@ -388,22 +379,6 @@ static __device__ __forceinline__ void mma_k16(float acc[MI][NI][4], const frags
         }
 }
 
-/* Two adjacent outputs (row, col), (row, col+1) of D.  With N even the pair is
- * one aligned 4-byte store (col is even; D from cudaMalloc is aligned); with N
- * odd a row starts at an odd element, so store the halves one by one. */
-static __device__ __forceinline__ void store_pair(__nv_bfloat16 *D, int M, int N, int row, int col,
-                                                  float v0, float v1)
-{
-    if (row >= M || col >= N) return;
-    __nv_bfloat16 *p = D + (size_t)row * N + col;
-    if ((N & 1) == 0) {
-        *(__nv_bfloat162 *)p = __floats2bfloat162_rn(v0, v1);
-    } else {
-        p[0] = __float2bfloat16_rn(v0);
-        if (col + 1 < N) p[1] = __float2bfloat16_rn(v1);
-    }
-}
-
 /* The whole CTA, for a ring of S stages.  S and `traced` are literals at
  * every timed call site (the kernels below), so each timed kernel is built
  * for one ring depth and has no trace code in it at all (no timer reads, no
@@ -423,7 +398,7 @@ static __device__ __forceinline__ void gemm_cta(const __nv_bfloat16 *__restrict_
     const int warp_m = warp / WARPS_N, warp_n = warp % WARPS_N;
     const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
     int tm, tn;
-    tile_coords((int)blockIdx.x, tiles_m, tiles_n, &tm, &tn);
+    grouped_tile_coords((int)blockIdx.x, tiles_m, tiles_n, GROUP_M, &tm, &tn);
     const int m0 = tm * BM, n0 = tn * BN;
     const int KT = (K + BK - 1) / BK;   /* k-tiles; the last may be partial (zero-filled) */
 
@@ -533,8 +508,10 @@ static __device__ __forceinline__ void gemm_cta(const __nv_bfloat16 *__restrict_
     for (int mi = 0; mi < MI; ++mi)
 #pragma unroll
         for (int ni = 0; ni < NI; ++ni) {
-            store_pair(D, M, N, row0 + mi * 16, col0 + ni * 8, acc[mi][ni][0], acc[mi][ni][1]);
-            store_pair(D, M, N, row0 + mi * 16 + 8, col0 + ni * 8, acc[mi][ni][2], acc[mi][ni][3]);
+            gemm_store_pair(D, M, N, row0 + mi * 16, col0 + ni * 8, acc[mi][ni][0],
+                            acc[mi][ni][1]);
+            gemm_store_pair(D, M, N, row0 + mi * 16 + 8, col0 + ni * 8, acc[mi][ni][2],
+                            acc[mi][ni][3]);
         }
     SPAN(TP_EPILOGUE, tm * tiles_n + tn);
 #undef SPAN

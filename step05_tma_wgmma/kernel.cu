@@ -64,6 +64,9 @@
 #include "gemm.cuh"
 #include "mbarrier.cuh"
 #include "pipeline_state.h"
+#include "epilogue.cuh"
+#include "raster.h"
+#include "str.h"
 #include "tma.h"
 #include "tma.cuh"
 #include "wgmma.cuh"
@@ -110,8 +113,6 @@
 #define MAX_STAGES (MAX_STAGES_FIT < 8 ? MAX_STAGES_FIT : 8)   /* 4 (5 with one consumer) */
 #define DEFAULT_STAGES 4
 #define GROUP_M 8                               /* grouped raster: 8 tile rows */
-#define STR_(x) #x
-#define STR(x) STR_(x)
 #define CONSUMER_WGS_TEXT STR(CONSUMER_WGS)
 #if CONSUMER_WGS == 2
 #define VARIANT "128x256x64"
@@ -125,38 +126,12 @@ static_assert(BK * 2 == WGMMA_SW128_ROW_BYTES, "a k-tile row must be one 128-byt
 static_assert(SMEM_BYTES(MAX_STAGES) <= SMEM_OPTIN_MAX, "the ring must fit in one CTA's shared memory");
 static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
 
-/* ---- grouped raster order (unchanged from step 04) ---------------------------
- * CTA i computes tile (tm, tn).  Going down GROUP_M tile rows before moving
- * right means the ~132 CTAs resident at a time cover about 8 x 16 tiles: they
- * share 8 panels of A and ~16 panels of B in L2 instead of ~4 of A and all of
- * B (at 8192^3 that cuts DRAM reads per wave by ~40%). */
-static __device__ __forceinline__ void tile_coords(int tile, int tiles_m, int tiles_n, int *tm,
-                                                   int *tn)
-{
-    const int per_group = GROUP_M * tiles_n;
-    const int group = tile / per_group;
-    const int first_m = group * GROUP_M;
-    const int rows = min(tiles_m - first_m, GROUP_M);   /* the last group may be short */
-    const int local = tile - group * per_group;
-    *tm = first_m + local % rows;
-    *tn = local / rows;
-}
-
-/* Two adjacent outputs (row, col), (row, col+1) of D.  With N even the pair is
- * one aligned 4-byte store (col is even; D from cudaMalloc is aligned); with N
- * odd a row starts at an odd element, so store the halves one by one. */
-static __device__ __forceinline__ void store_pair(__nv_bfloat16 *D, int M, int N, int row, int col,
-                                                  float v0, float v1)
-{
-    if (row >= M || col >= N) return;
-    __nv_bfloat16 *p = D + (size_t)row * N + col;
-    if ((N & 1) == 0) {
-        *(__nv_bfloat162 *)p = __floats2bfloat162_rn(v0, v1);
-    } else {
-        p[0] = __float2bfloat16_rn(v0);
-        if (col + 1 < N) p[1] = __float2bfloat16_rn(v1);
-    }
-}
+/* ---- grouped raster order (common/raster.h, as in step 04) ------------------
+ * CTA i computes tile (tm, tn) = grouped_tile_coords(i, ..., GROUP_M).  Going
+ * down GROUP_M tile rows before moving right means the ~132 CTAs resident at
+ * a time (one per SM) cover about 8 x 16 tiles: they share 8 panels of A and
+ * ~16 panels of B in L2 instead of ~4 of A and all of B (at 8192^3 that cuts
+ * DRAM reads per wave by ~40%). */
 
 /* ---- the CTA ---------------------------------------------------------------
  * Shared memory, from a 1024-aligned base:
@@ -191,7 +166,7 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
     const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x / WG_THREADS, 0);
     const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
     int tm, tn;
-    tile_coords((int)blockIdx.x, tiles_m, tiles_n, &tm, &tn);
+    grouped_tile_coords((int)blockIdx.x, tiles_m, tiles_n, GROUP_M, &tm, &tn);
     const int m0 = tm * BM, n0 = tn * BN;
     const int KT = (K + BK - 1) / BK;   /* k-tiles; the last may be partial (zero-filled) */
     (void)plant_bug;
@@ -337,8 +312,8 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
     const int row0 = m0 + c * 64, col0 = n0;
 #pragma unroll
     for (int i = 0; i < ACC_REGS; i += 2)
-        store_pair(D, M, N, row0 + wgmma_acc_row(tid, i), col0 + wgmma_acc_col(tid, i), acc[i],
-                   acc[i + 1]);
+        gemm_store_pair(D, M, N, row0 + wgmma_acc_row(tid, i), col0 + wgmma_acc_col(tid, i),
+                        acc[i], acc[i + 1]);
     SPAN(writer, TP_EPILOGUE, tm * tiles_n + tn);
 #undef SPAN
 }
