@@ -4,7 +4,7 @@
  * 16x8 fp32 tile of C, with the three tiles spread over the 32 lanes of one
  * warp.  Lane l = 4*g + t (g = l>>2, t = l&3) holds, each .b32 register being
  * two bf16 with the lower k (or n) index in the low half
- * (HOPPER_PTX_CARD.md, "Step 04", verified on the H100):
+ * (docs/hopper_ptx.md, "ldmatrix and mma.sync"; checked on an H100):
  *
  *   A (row-major 16x16)  a[0]: (g,   2t..2t+1)    a[1]: (g+8, 2t..2t+1)
  *                        a[2]: (g,   2t+8..+9)    a[3]: (g+8, 2t+8..+9)
@@ -18,6 +18,9 @@
  * 8x8 matrix j, and register j of lane l receives matrix j's (row l/4,
  * columns 2(l%4), 2(l%4)+1).  The caller chooses which rows each lane points
  * at; the kernel's comments say how that lines up with the table above.
+ * Only the .x4 form is wrapped, because that is all step 04 issues: its B is
+ * stored N x K (K contiguous), exactly the "col" operand, so it needs no
+ * .trans form either (docs/hopper_ptx.md says when one would).
  *
  * All of these are .sync.aligned: every lane of the warp executes them, with
  * the same qualifiers, never inside a lane-divergent branch. */
@@ -32,27 +35,6 @@
 static __device__ __forceinline__ void ldmatrix_x4(uint32_t r[4], uint32_t smem_row_addr)
 {
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(smem_row_addr)
-                 : "memory");
-}
-
-/* Two 8x8 matrices; lanes 0..15 give the row addresses (16..31 are ignored
- * but must be valid shared addresses). */
-static __device__ __forceinline__ void ldmatrix_x2(uint32_t r[2], uint32_t smem_row_addr)
-{
-    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"
-                 : "=r"(r[0]), "=r"(r[1])
-                 : "r"(smem_row_addr)
-                 : "memory");
-}
-
-/* As ldmatrix_x4, but each 8x8 matrix is delivered transposed (register j of
- * lane l holds stored rows 2(l%4), 2(l%4)+1 of column l/4): for an operand
- * stored with the other dimension contiguous (e.g. B as K x N). */
-static __device__ __forceinline__ void ldmatrix_x4_trans(uint32_t r[4], uint32_t smem_row_addr)
-{
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                  : "r"(smem_row_addr)
                  : "memory");
