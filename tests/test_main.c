@@ -14,6 +14,7 @@
 
 Suite *cpu_suite(void);
 Suite *tma_wgmma_suite(void) __attribute__((weak));   /* tests/test_tma_wgmma.c */
+Suite *sched_suite(void) __attribute__((weak));       /* tests/test_sched.c */
 Suite *cli_suite(int have_gpu);
 Suite *gpu_suite(int sm90);
 int gpu_suite_count(int sm90);
@@ -24,6 +25,7 @@ int main(void)
     const int have_gpu = gpu_present(&sm90);
     SRunner *sr = srunner_create(cpu_suite());
     if (tma_wgmma_suite) srunner_add_suite(sr, tma_wgmma_suite());
+    if (sched_suite) srunner_add_suite(sr, sched_suite());
     srunner_add_suite(sr, cli_suite(have_gpu));
     int skipped = 0;
     if (have_gpu) {

@@ -1,0 +1,752 @@
+/* test_sched.c — the host-checkable arithmetic of steps 06-07, in the very
+ * headers the kernels include (HD is empty under gcc):
+ *   - common/tile_scheduler.h: grouped raster order, the persistent walk and
+ *     step 07's two-warpgroup split of it, the first-wave footprint and the
+ *     raster choice built on it, the shared-memory stage budget;
+ *   - common/pipeline_state.h: pipeline_advance_by (step 07's skip);
+ *   - common/wgmma_desc.h: the 128-byte swizzle offsets of the epilogue;
+ *   - common/args.c: the --group flag and the --plant-bug range.
+ * Properties over many inputs are checked against brute force computed here,
+ * not against the header's own formulas. */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "args.h"
+#include "pipeline_state.h"
+#include "tile_scheduler.h"
+#include "wgmma_desc.h"
+
+/* Hot loops: a passing ck_assert may cost a round trip to the runner, so the
+ * inner loops test with a plain `if` and abort with the failing case. */
+#define EXPECT(cond, ...) do { if (!(cond)) ck_abort_msg(__VA_ARGS__); } while (0)
+
+#define NELEMS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static const int dims[] = {1, 7, 127, 128, 129, 1000, 4096, 4100, 8192};
+static const struct { int m, n; } tiles[] = {{128, 256}, {128, 128}, {128, 192}};
+static const int groups[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 16};
+
+#define MAX_TILES (64 * 64)   /* 8192 / 128 squared: the largest grid above */
+
+/* ceil(x / t) by counting, not by the header's (a + b - 1) / b. */
+static int tiles_along(int x, int t)
+{
+    int k = 0;
+    while (k * t < x) ++k;
+    return k;
+}
+
+/* The grouped raster order written out as nested loops: groups of `group`
+ * tiles across the fast direction; inside one, the fast index runs first. */
+static int enumerate_order(int tiles_m, int tiles_n, int group, int along_n, int *om, int *on)
+{
+    const int fast_tiles = along_n ? tiles_n : tiles_m;
+    const int slow_tiles = along_n ? tiles_m : tiles_n;
+    int k = 0;
+    for (int first = 0; first < fast_tiles; first += group)
+        for (int slow = 0; slow < slow_tiles; ++slow)
+            for (int fast = first; fast < first + group && fast < fast_tiles; ++fast) {
+                om[k] = along_n ? slow : fast;
+                on[k] = along_n ? fast : slow;
+                ++k;
+            }
+    return k;
+}
+
+/* ---- tile_sched_make / tile_sched_coords ------------------------------------- */
+
+START_TEST(test_sched_make)
+{
+    tile_sched s = tile_sched_make(4096, 4096, 128, 256, 8, 1);
+    ck_assert_int_eq(s.tiles_m, 32);
+    ck_assert_int_eq(s.tiles_n, 16);
+    ck_assert_int_eq(s.num_tiles, 512);
+    ck_assert_int_eq(s.group, 8);
+    ck_assert_int_eq(s.along_n, 1);
+    s = tile_sched_make(129, 1, 128, 256, 0, 5);   /* partial edge tiles; group 0 -> 1 */
+    ck_assert_int_eq(s.tiles_m, 2);
+    ck_assert_int_eq(s.tiles_n, 1);
+    ck_assert_int_eq(s.num_tiles, 2);
+    ck_assert_int_eq(s.group, 1);
+    ck_assert_int_eq(s.along_n, 1);
+    s = tile_sched_make(4100, 8192, 128, 192, -3, 0);
+    ck_assert_int_eq(s.tiles_m, 33);
+    ck_assert_int_eq(s.tiles_n, 43);
+    ck_assert_int_eq(s.num_tiles, 33 * 43);
+    ck_assert_int_eq(s.group, 1);
+    ck_assert_int_eq(s.along_n, 0);
+}
+END_TEST
+
+START_TEST(test_sched_coords_bijection)
+{
+    static int seen[MAX_TILES], om[MAX_TILES], on[MAX_TILES];
+    int combos = 0;
+    for (int a = 0; a < NELEMS(dims); ++a)
+    for (int b = 0; b < NELEMS(dims); ++b)
+    for (int t = 0; t < NELEMS(tiles); ++t)
+    for (int g = 0; g < NELEMS(groups); ++g)
+    for (int along = 0; along < 2; ++along) {
+        const int M = dims[a], N = dims[b], tm_ = tiles[t].m, tn_ = tiles[t].n, G = groups[g];
+        const tile_sched s = tile_sched_make(M, N, tm_, tn_, G, along);
+        const int rows = tiles_along(M, tm_), cols = tiles_along(N, tn_);
+        EXPECT(s.tiles_m == rows && s.tiles_n == cols && s.num_tiles == rows * cols,
+               "%dx%d tiles %dx%d: grid %dx%d (%d), expected %dx%d", M, N, tm_, tn_,
+               s.tiles_m, s.tiles_n, s.num_tiles, rows, cols);
+        const int n = enumerate_order(rows, cols, G, along, om, on);
+        EXPECT(n == s.num_tiles, "enumeration %d != %d", n, s.num_tiles);
+        memset(seen, 0, sizeof(int) * (size_t)s.num_tiles);
+        for (int idx = 0; idx < s.num_tiles; ++idx) {
+            int tm = -1, tn = -1;
+            tile_sched_coords(&s, idx, &tm, &tn);
+            EXPECT(tm >= 0 && tm < rows && tn >= 0 && tn < cols,
+                   "%dx%d tiles %dx%d group %d along_n %d: idx %d -> (%d, %d) outside %dx%d",
+                   M, N, tm_, tn_, G, along, idx, tm, tn, rows, cols);
+            EXPECT(tm == om[idx] && tn == on[idx],
+                   "%dx%d tiles %dx%d group %d along_n %d: idx %d -> (%d, %d), expected (%d, %d)",
+                   M, N, tm_, tn_, G, along, idx, tm, tn, om[idx], on[idx]);
+            ++seen[tm * cols + tn];
+        }
+        for (int k = 0; k < s.num_tiles; ++k)
+            EXPECT(seen[k] == 1, "%dx%d tiles %dx%d group %d along_n %d: tile (%d, %d) produced %d times",
+                   M, N, tm_, tn_, G, along, k / cols, k % cols, seen[k]);
+        ++combos;
+    }
+    ck_assert_int_eq(combos, 9 * 9 * 3 * 10 * 2);
+}
+END_TEST
+
+/* The two tables of the header comment, 5 x 5 tiles, group 3: [m][n] = idx. */
+static const int table_along_m[5][5] = {
+    {0, 3, 6, 9, 12}, {1, 4, 7, 10, 13}, {2, 5, 8, 11, 14},
+    {15, 17, 19, 21, 23}, {16, 18, 20, 22, 24}};
+static const int table_along_n[5][5] = {
+    {0, 1, 2, 15, 16}, {3, 4, 5, 17, 18}, {6, 7, 8, 19, 20},
+    {9, 10, 11, 21, 22}, {12, 13, 14, 23, 24}};
+
+START_TEST(test_sched_group3_tables)
+{
+    /* 640 x 1280 is exactly 5 x 5 tiles of 128 x 256; 600 x 1100 rounds up to it. */
+    static const int shapes[][2] = {{640, 1280}, {600, 1100}};
+    for (int k = 0; k < 2; ++k)
+        for (int along = 0; along < 2; ++along) {
+            const tile_sched s = tile_sched_make(shapes[k][0], shapes[k][1], 128, 256, 3, along);
+            ck_assert_int_eq(s.num_tiles, 25);
+            const int (*tab)[5] = along ? table_along_n : table_along_m;
+            for (int m = 0; m < 5; ++m)
+                for (int n = 0; n < 5; ++n) {
+                    int tm = -1, tn = -1;
+                    tile_sched_coords(&s, tab[m][n], &tm, &tn);
+                    ck_assert_msg(tm == m && tn == n, "along_n %d: idx %d -> (%d, %d), the table says (%d, %d)",
+                                  along, tab[m][n], tm, tn, m, n);
+                }
+        }
+}
+END_TEST
+
+START_TEST(test_sched_group1_orders)
+{
+    /* Group 1 along M: each group is ONE tile row, walked left to right, so
+     * the order is row-major (tn fastest); along N each group is one tile
+     * column: column-major.  This follows the header's tables and prose (and
+     * Triton's GROUP_SIZE_M = 1); NOTE tile_scheduler.h line 24 says the
+     * opposite ("row-major (along N) or column-major (along M)").  Plain
+     * column-major along M (tm fastest) is a group as wide as the grid. */
+    for (int a = 0; a < NELEMS(dims); ++a)
+        for (int b = 0; b < NELEMS(dims); ++b)
+            for (int along = 0; along < 2; ++along) {
+                const tile_sched s1 = tile_sched_make(dims[a], dims[b], 128, 128, 1, along);
+                const tile_sched sw = tile_sched_make(dims[a], dims[b], 128, 128, 64, along);
+                for (int idx = 0; idx < s1.num_tiles; ++idx) {
+                    int tm, tn;
+                    tile_sched_coords(&s1, idx, &tm, &tn);
+                    int em = along ? idx % s1.tiles_m : idx / s1.tiles_n;
+                    int en = along ? idx / s1.tiles_m : idx % s1.tiles_n;
+                    EXPECT(tm == em && tn == en, "%dx%d group 1 along_n %d: idx %d -> (%d, %d), expected (%d, %d)",
+                           dims[a], dims[b], along, idx, tm, tn, em, en);
+                    /* group 64 >= 64 tiles: one group, the fast index runs over the whole grid */
+                    tile_sched_coords(&sw, idx, &tm, &tn);
+                    em = along ? idx / sw.tiles_n : idx % sw.tiles_m;
+                    en = along ? idx % sw.tiles_n : idx / sw.tiles_m;
+                    EXPECT(tm == em && tn == en, "%dx%d group 64 along_n %d: idx %d -> (%d, %d), expected (%d, %d)",
+                           dims[a], dims[b], along, idx, tm, tn, em, en);
+                }
+            }
+    /* A concrete one: 3 x 2 tiles, group 1. */
+    const tile_sched am = tile_sched_make(3, 2, 1, 1, 1, 0), an = tile_sched_make(3, 2, 1, 1, 1, 1);
+    int tm, tn;
+    tile_sched_coords(&am, 1, &tm, &tn);   /* along M: 0:(0,0) 1:(0,1) 2:(1,0) 3:(1,1) */
+    ck_assert(tm == 0 && tn == 1);
+    tile_sched_coords(&am, 2, &tm, &tn);
+    ck_assert(tm == 1 && tn == 0);
+    tile_sched_coords(&an, 1, &tm, &tn);   /* along N: 0:(0,0) 1:(1,0) 2:(2,0) 3:(0,1) */
+    ck_assert(tm == 1 && tn == 0);
+    tile_sched_coords(&an, 3, &tm, &tn);
+    ck_assert(tm == 0 && tn == 1);
+}
+END_TEST
+
+/* ---- the persistent walk ----------------------------------------------------- */
+
+/* Grids (tiles_m x tiles_n, tile 1 x 1) with 1, 7, 131, 132, 133, 264, 512,
+ * 561 and 4096 tiles. */
+static const int walk_grids[][2] = {{1, 1}, {7, 1}, {131, 1}, {12, 11}, {7, 19},
+                                    {24, 11}, {32, 16}, {33, 17}, {64, 64}};
+
+static int walk_grid_sizes(int num_tiles, int *gs)
+{
+    static const int fixed[] = {1, 2, 3, 7, 131, 132, 133, 264};
+    int n = 0;
+    for (int k = 0; k < NELEMS(fixed); ++k) gs[n++] = fixed[k];
+    gs[n++] = num_tiles + 1;
+    gs[n++] = 2 * num_tiles + 3;
+    return n;
+}
+
+START_TEST(test_walk_covers_each_index_once)
+{
+    static int seen[MAX_TILES], expect_count[2 * MAX_TILES + 8];
+    for (int k = 0; k < NELEMS(walk_grids); ++k) {
+        const tile_sched s = tile_sched_make(walk_grids[k][0], walk_grids[k][1], 1, 1, 8, 1);
+        int gs[16];
+        const int ng = walk_grid_sizes(s.num_tiles, gs);
+        for (int j = 0; j < ng; ++j) {
+            const int G = gs[j];
+            memset(seen, 0, sizeof seen);
+            memset(expect_count, 0, sizeof expect_count);
+            for (int i = 0; i < s.num_tiles; ++i) ++expect_count[i % G];
+            for (int b = 0; b < G; ++b) {
+                int steps = 0;
+                for (tile_walk w = tile_walk_start(b, G); tile_walk_valid(&s, &w); tile_walk_advance(&w, 1)) {
+                    EXPECT(w.idx == b + steps * G, "tiles %d grid %d CTA %d: step %d at idx %d",
+                           s.num_tiles, G, b, steps, w.idx);
+                    EXPECT(w.idx >= 0 && w.idx < s.num_tiles, "tiles %d grid %d CTA %d: idx %d",
+                           s.num_tiles, G, b, w.idx);
+                    ++seen[w.idx];
+                    ++steps;
+                }
+                EXPECT(steps == expect_count[b], "tiles %d grid %d CTA %d: %d tiles, expected %d",
+                       s.num_tiles, G, b, steps, expect_count[b]);
+            }
+            for (int i = 0; i < s.num_tiles; ++i)
+                EXPECT(seen[i] == 1, "tiles %d grid %d: idx %d taken %d times", s.num_tiles, G, i, seen[i]);
+        }
+    }
+    /* Hand case: 512 tiles over 132 CTAs: CTA 5 takes 5, 137, 269, 401. */
+    const tile_sched s = tile_sched_make(32, 16, 1, 1, 8, 1);
+    tile_walk w = tile_walk_start(5, 132);
+    static const int want[] = {5, 137, 269, 401};
+    for (int i = 0; i < 4; ++i) {
+        ck_assert(tile_walk_valid(&s, &w));
+        ck_assert_int_eq(w.idx, want[i]);
+        tile_walk_advance(&w, 1);
+    }
+    ck_assert(!tile_walk_valid(&s, &w));
+    ck_assert_int_eq(w.idx, 533);
+    ck_assert_int_eq(w.stride, 132);
+}
+END_TEST
+
+START_TEST(test_walk_two_warpgroups)
+{
+    static int seen[MAX_TILES], cta[MAX_TILES], wg[2][MAX_TILES];
+    for (int k = 0; k < NELEMS(walk_grids); ++k) {
+        const tile_sched s = tile_sched_make(walk_grids[k][0], walk_grids[k][1], 1, 1, 8, 0);
+        int gs[16];
+        const int ng = walk_grid_sizes(s.num_tiles, gs);
+        for (int j = 0; j < ng; ++j) {
+            const int G = gs[j];
+            memset(seen, 0, sizeof seen);
+            for (int b = 0; b < G; ++b) {
+                int n = 0, nw[2] = {0, 0};
+                for (tile_walk w = tile_walk_start(b, G); tile_walk_valid(&s, &w); tile_walk_advance(&w, 1))
+                    cta[n++] = w.idx;
+                /* Step 07: warpgroup c starts c turns ahead, then skips its partner's. */
+                for (int c = 0; c < 2; ++c) {
+                    tile_walk w = tile_walk_start(b, G);
+                    tile_walk_advance(&w, c);
+                    for (; tile_walk_valid(&s, &w); tile_walk_advance(&w, 2)) {
+                        EXPECT(nw[c] < MAX_TILES, "runaway walk");
+                        wg[c][nw[c]++] = w.idx;
+                        ++seen[w.idx];
+                    }
+                }
+                EXPECT(nw[0] == (n + 1) / 2 && nw[1] == n / 2,
+                       "tiles %d grid %d CTA %d: %d tiles split %d / %d", s.num_tiles, G, b, n, nw[0], nw[1]);
+                for (int i = 0; i < n; ++i)
+                    EXPECT(wg[i % 2][i / 2] == cta[i],
+                           "tiles %d grid %d CTA %d: its tile %d (idx %d) is not WG%d's tile %d (%d)",
+                           s.num_tiles, G, b, i, cta[i], i % 2, i / 2, wg[i % 2][i / 2]);
+            }
+            for (int i = 0; i < s.num_tiles; ++i)
+                EXPECT(seen[i] == 1, "tiles %d grid %d: idx %d taken %d times by the warpgroups",
+                       s.num_tiles, G, i, seen[i]);
+        }
+    }
+    /* Hand case: 7 tiles, grid 2: CTA 0 has 0 2 4 6 -> WG0 0 4, WG1 2 6;
+     * CTA 1 has 1 3 5 -> WG0 1 5, WG1 3 (odd count: WG0 one more). */
+    const tile_sched s = tile_sched_make(7, 1, 1, 1, 1, 0);
+    tile_walk w = tile_walk_start(1, 2);
+    tile_walk_advance(&w, 1);
+    ck_assert_int_eq(w.idx, 3);
+    tile_walk_advance(&w, 2);
+    ck_assert_int_eq(w.idx, 7);
+    ck_assert(!tile_walk_valid(&s, &w));
+}
+END_TEST
+
+/* ---- first-wave footprint and the raster choice ------------------------------ */
+
+/* Distinct tile rows and columns among work indices [0, W) of s, by counting. */
+static void brute_footprint(const tile_sched *s, int W, int *rows, int *cols)
+{
+    static unsigned char rseen[MAX_TILES], cseen[MAX_TILES];
+    memset(rseen, 0, (size_t)s->tiles_m);
+    memset(cseen, 0, (size_t)s->tiles_n);
+    *rows = *cols = 0;
+    for (int idx = 0; idx < W && idx < s->num_tiles; ++idx) {
+        int tm, tn;
+        tile_sched_coords(s, idx, &tm, &tn);
+        if (!rseen[tm]) { rseen[tm] = 1; ++*rows; }
+        if (!cseen[tn]) { cseen[tn] = 1; ++*cols; }
+    }
+}
+
+static const int fp_groups[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 64};
+
+START_TEST(test_wave_footprint_brute_force)
+{
+    static unsigned char rseen[MAX_TILES], cseen[MAX_TILES];
+    for (int a = 0; a < NELEMS(dims); ++a)
+    for (int b = 0; b < NELEMS(dims); ++b)
+    for (int t = 0; t < NELEMS(tiles); ++t)
+    for (int g = 0; g < NELEMS(fp_groups); ++g)
+    for (int along = 0; along < 2; ++along) {
+        const tile_sched s = tile_sched_make(dims[a], dims[b], tiles[t].m, tiles[t].n, fp_groups[g], along);
+        memset(rseen, 0, (size_t)s.tiles_m);
+        memset(cseen, 0, (size_t)s.tiles_n);
+        int rows = 0, cols = 0;
+        /* W = 1 .. num_tiles.  (Beyond num_tiles there are no more indices;
+         * tile_sched_pick_along_n clamps the wave before it asks.) */
+        for (int W = 1; W <= s.num_tiles; ++W) {
+            int tm, tn, fr = -1, fc = -1;
+            tile_sched_coords(&s, W - 1, &tm, &tn);
+            if (!rseen[tm]) { rseen[tm] = 1; ++rows; }
+            if (!cseen[tn]) { cseen[tn] = 1; ++cols; }
+            tile_sched_wave_footprint(s.tiles_m, s.tiles_n, s.group, along, W, &fr, &fc);
+            EXPECT(fr == rows && fc == cols,
+                   "grid %dx%d group %d along_n %d W %d: footprint %d rows %d cols, counted %d rows %d cols",
+                   s.tiles_m, s.tiles_n, s.group, along, W, fr, fc, rows, cols);
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_wave_footprint_hand)
+{
+    int r, c;
+    /* 4096^2, 128 x 256 tiles: 32 x 16 tiles, group 8, wave 132.
+     * Along M: 128 tiles per group (8 rows x 16 columns), then 4 of the next
+     * group: 12 rows, 16 columns.  Along N: 8 columns, ceil(132 / 8) = 17 rows. */
+    tile_sched_wave_footprint(32, 16, 8, 0, 132, &r, &c);
+    ck_assert_int_eq(r, 12);
+    ck_assert_int_eq(c, 16);
+    tile_sched_wave_footprint(32, 16, 8, 1, 132, &r, &c);
+    ck_assert_int_eq(r, 17);
+    ck_assert_int_eq(c, 8);
+    /* The 5 x 5 group-3 table: indices 0..15 along M cover rows 0-3, all columns. */
+    tile_sched_wave_footprint(5, 5, 3, 0, 16, &r, &c);
+    ck_assert_int_eq(r, 4);
+    ck_assert_int_eq(c, 5);
+    tile_sched_wave_footprint(5, 5, 3, 0, 4, &r, &c);
+    ck_assert_int_eq(r, 3);
+    ck_assert_int_eq(c, 2);
+    tile_sched_wave_footprint(5, 5, 3, 1, 7, &r, &c);   /* 0..6 along N: rows 0-2, cols 0-2 */
+    ck_assert_int_eq(r, 3);
+    ck_assert_int_eq(c, 3);
+    tile_sched_wave_footprint(5, 5, 3, 1, 0, &r, &c);
+    ck_assert_int_eq(r, 0);
+    ck_assert_int_eq(c, 0);
+}
+END_TEST
+
+START_TEST(test_pick_along_n)
+{
+    /* Hand case (see test_wave_footprint_hand): along N 17*128 + 8*256 = 4224
+     * < along M 12*128 + 16*256 = 5632. */
+    ck_assert_int_eq(tile_sched_pick_along_n(32, 16, 128, 256, 8, 132), 1);
+    /* A single tile: a tie, which goes to along M. */
+    ck_assert_int_eq(tile_sched_pick_along_n(1, 1, 128, 256, 8, 132), 0);
+
+    int picked_n = 0, picked_m = 0;
+    for (int a = 0; a < NELEMS(dims); ++a)
+    for (int b = 0; b < NELEMS(dims); ++b)
+    for (int t = 0; t < NELEMS(tiles); ++t)
+    for (int g = 0; g < NELEMS(fp_groups); ++g) {
+        const int tm_ = tiles[t].m, tn_ = tiles[t].n, G = fp_groups[g];
+        const tile_sched sm = tile_sched_make(dims[a], dims[b], tm_, tn_, G, 0);
+        const tile_sched sn = tile_sched_make(dims[a], dims[b], tm_, tn_, G, 1);
+        const int total = sm.num_tiles;
+        const int waves[] = {1, 2, 7, 66, 114, 132, 133, 264, total - 1, total, total + 5};
+        for (int k = 0; k < NELEMS(waves); ++k) {
+            const int wave = waves[k];
+            if (wave < 1) continue;
+            int rm, cm, rn, cn;
+            brute_footprint(&sm, wave, &rm, &cm);
+            brute_footprint(&sn, wave, &rn, &cn);
+            const long long bytes_m = (long long)rm * tm_ + (long long)cm * tn_;
+            const long long bytes_n = (long long)rn * tm_ + (long long)cn * tn_;
+            const int want = bytes_n < bytes_m;
+            const int got = tile_sched_pick_along_n(sm.tiles_m, sm.tiles_n, tm_, tn_, G, wave);
+            EXPECT(got == want, "grid %dx%d tiles %dx%d group %d wave %d: picked along_n %d, "
+                   "bytes along M %lld along N %lld", sm.tiles_m, sm.tiles_n, tm_, tn_, G, wave,
+                   got, bytes_m, bytes_n);
+            if (got) ++picked_n; else ++picked_m;
+        }
+    }
+    /* Both answers occur, so the comparison is not vacuous. */
+    ck_assert_int_gt(picked_n, 0);
+    ck_assert_int_gt(picked_m, 0);
+}
+END_TEST
+
+/* ---- shared-memory stages ------------------------------------------------------ */
+
+START_TEST(test_smem_stages_hand)
+{
+    ck_assert_int_eq(smem_stages_that_fit(227 * 1024, 49168, 32768, 1024, 8), 4);
+    ck_assert_int_eq(smem_stages_that_fit(227 * 1024, 32784, 16384, 1024, 8), 6);
+    ck_assert_int_eq(smem_stages_that_fit(99 * 1024, 49168, 32768, 1024, 8), 1);
+    /* Too small: nothing left after the epilogue, or less than one stage. */
+    ck_assert_int_eq(smem_stages_that_fit(32768, 49168, 32768, 1024, 8), 0);
+    ck_assert_int_eq(smem_stages_that_fit(33792, 49168, 32768, 1024, 8), 0);
+    ck_assert_int_eq(smem_stages_that_fit(33792 + 49167, 49168, 32768, 1024, 8), 0);
+    ck_assert_int_eq(smem_stages_that_fit(33792 + 49168, 49168, 32768, 1024, 8), 1);
+    /* Exact boundaries. */
+    ck_assert_int_eq(smem_stages_that_fit(33792 + 3 * 49168, 49168, 32768, 1024, 8), 3);
+    ck_assert_int_eq(smem_stages_that_fit(33792 + 3 * 49168 - 1, 49168, 32768, 1024, 8), 2);
+    /* The cap. */
+    ck_assert_int_eq(smem_stages_that_fit(227 * 1024, 1040, 0, 1024, 8), 8);
+    ck_assert_int_eq(smem_stages_that_fit(227 * 1024, 1040, 0, 1024, 3), 3);
+    ck_assert_int_eq(smem_stages_that_fit(227 * 1024, 32784, 16384, 1024, 6), 6);
+    ck_assert_int_eq(smem_stages_that_fit(227 * 1024, 32784, 16384, 1024, 5), 5);
+}
+END_TEST
+
+START_TEST(test_smem_stages_steps)
+{
+    /* Each kernel's numbers: stage = A box + B box + two 8-byte mbarriers,
+     * fixed = 1024 alignment slack. */
+    static const struct { const char *what; int bm, bn, epi, stages; } steps[] = {
+        {"step 06, 128x256, 2 WGs x 2 x 8 KiB epilogue", 128, 256, 32768, 4},
+        {"step 07, 128x192 (default)", 128, 192, 16384, 5},
+        {"step 07, 128x128", 128, 128, 16384, 6},
+        {"step 07, 128x256", 128, 256, 16384, 4},
+        {"step 07, 64x256", 64, 256, 16384, 5},
+        {"step 07, 64x192", 64, 192, 16384, 6},
+    };
+    const int budget = 227 * 1024, fixed = 1024;
+    for (int k = 0; k < NELEMS(steps); ++k) {
+        const int stage = (steps[k].bm + steps[k].bn) * 64 * 2 + 2 * 8;
+        const int s = smem_stages_that_fit(budget, stage, steps[k].epi, fixed, 8);
+        ck_assert_msg(s == steps[k].stages, "%s: %d stages, expected %d", steps[k].what, s, steps[k].stages);
+        const int bytes = fixed + steps[k].epi + s * stage;
+        ck_assert_msg(bytes <= budget, "%s: %d bytes > %d", steps[k].what, bytes, budget);
+        ck_assert_msg(bytes + stage > budget, "%s: another stage would fit (%d + %d <= %d)",
+                      steps[k].what, bytes, stage, budget);
+    }
+}
+END_TEST
+
+/* ---- pipeline_advance_by -------------------------------------------------------- */
+
+START_TEST(test_pipeline_advance_by_equals_steps)
+{
+    for (uint32_t S = 1; S <= 8; ++S)
+        for (uint32_t idx = 0; idx < S; ++idx)
+            for (uint32_t ph = 0; ph < 2; ++ph)
+                for (uint32_t n = 0; n <= 40; ++n) {
+                    pipeline_state ref = {idx, ph, S}, got = ref;
+                    for (uint32_t k = 0; k < n; ++k) pipeline_advance(&ref);
+                    pipeline_advance_by(&got, n);
+                    EXPECT(got.index == ref.index && got.phase == ref.phase && got.stages == S,
+                           "stages %u from (%u, %u) by %u: (%u, %u), %u single steps give (%u, %u)",
+                           S, idx, ph, n, got.index, got.phase, n, ref.index, ref.phase);
+                    /* and the closed form: (idx, ph) is iteration ph*S + idx */
+                    const pipeline_state c = pipeline_consumer_at(S, (uint64_t)ph * S + idx + n);
+                    EXPECT(got.index == c.index && got.phase == c.phase,
+                           "stages %u from (%u, %u) by %u: (%u, %u), closed form (%u, %u)",
+                           S, idx, ph, n, got.index, got.phase, c.index, c.phase);
+                }
+    /* From the producer start, S steps come back to slot 0 with phase 0. */
+    for (uint32_t S = 1; S <= 8; ++S) {
+        pipeline_state p = pipeline_producer_start(S);
+        pipeline_advance_by(&p, S);
+        ck_assert_uint_eq(p.index, 0);
+        ck_assert_uint_eq(p.phase, 0);
+    }
+    /* Hand cases. */
+    pipeline_state s = {3, 0, 4};
+    pipeline_advance_by(&s, 1);
+    ck_assert(s.index == 0 && s.phase == 1);
+    s = (pipeline_state){2, 1, 3};
+    pipeline_advance_by(&s, 5);   /* (2,1) (0,0) (1,0) (2,0) (0,1) (1,1) */
+    ck_assert(s.index == 1 && s.phase == 1);
+    s = (pipeline_state){0, 0, 1};
+    pipeline_advance_by(&s, 3);
+    ck_assert(s.index == 0 && s.phase == 1);
+    s = (pipeline_state){5, 1, 8};
+    pipeline_advance_by(&s, 0);
+    ck_assert(s.index == 5 && s.phase == 1);
+    s = pipeline_consumer_start(6);
+    pipeline_advance_by(&s, 12);
+    ck_assert(s.index == 0 && s.phase == 0);
+    pipeline_advance_by(&s, 6);
+    ck_assert(s.index == 0 && s.phase == 1);
+}
+END_TEST
+
+START_TEST(test_pipeline_pingpong_reads)
+{
+    /* Step 07: consumer warpgroup c advances by c*KT first; per tile it reads
+     * KT k-tiles one step at a time, then skips its partner's KT.  The
+     * producer fills the ring in the CTA's tile order, so WG c's j-th tile
+     * (the CTA's tile 2j + c) must start at read iteration (2j + c) * KT. */
+    for (uint32_t S = 1; S <= 8; ++S)
+        for (uint32_t KT = 1; KT <= 70; ++KT)
+            for (uint32_t c = 0; c < 2; ++c) {
+                pipeline_state rd = pipeline_consumer_start(S);
+                pipeline_advance_by(&rd, c * KT);
+                for (uint32_t j = 0; j < 10; ++j) {
+                    for (uint32_t kt = 0; kt < KT; ++kt) {
+                        const uint64_t it = (uint64_t)(2 * j + c) * KT + kt;
+                        EXPECT(rd.index == it % S && rd.phase == (uint32_t)((it / S) & 1u),
+                               "stages %u KT %u WG %u tile %u k-tile %u: (%u, %u), expected iteration %llu",
+                               S, KT, c, j, kt, rd.index, rd.phase, (unsigned long long)it);
+                        pipeline_advance(&rd);
+                    }
+                    pipeline_advance_by(&rd, KT);
+                }
+            }
+}
+END_TEST
+
+/* ---- 128-byte swizzle offsets ------------------------------------------------------ */
+
+START_TEST(test_sw128_hand)
+{
+    /* offset = row * 128 + ((col*2/16) ^ (row % 8)) * 16 + (col*2 % 16) */
+    static const struct { int row, col; uint32_t off; } cases[] = {
+        {0, 0, 0},       {0, 1, 2},       {0, 8, 16},      {0, 63, 126},
+        {1, 0, 144},     /* row 1 starts at 128; chunk 0 ^ 1 = 1 */
+        {1, 8, 128},     /* chunk 1 ^ 1 = 0 */
+        {1, 9, 130},     {2, 17, 258},    {3, 40, 480},    {5, 33, 658},
+        {7, 0, 1008},    {7, 63, 910},    {8, 0, 1024},    {9, 5, 1178},
+        {63, 0, 8176},   {63, 63, 8078},
+    };
+    for (int k = 0; k < NELEMS(cases); ++k)
+        ck_assert_msg(sw128_offset_bf16(cases[k].row, cases[k].col) == cases[k].off,
+                      "(%d, %d) -> %u, expected %u", cases[k].row, cases[k].col,
+                      sw128_offset_bf16(cases[k].row, cases[k].col), cases[k].off);
+}
+END_TEST
+
+START_TEST(test_sw128_bijection)
+{
+    static int hit[8192];
+    memset(hit, 0, sizeof hit);
+    for (int r = 0; r < 64; ++r)
+        for (int c = 0; c < 64; ++c) {
+            const uint32_t off = sw128_offset_bf16(r, c);
+            /* Independent spelling: XOR address bits 4-6 with bits 7-9
+             * (CUTLASS's Swizzle<3,4,3>) of the plain row-major offset. */
+            const uint32_t lin = (uint32_t)r * 128u + (uint32_t)c * 2u;
+            const uint32_t ref = lin ^ (((lin >> 7) & 7u) << 4);
+            EXPECT(off == ref, "(%d, %d) -> %u, expected %u", r, c, off, ref);
+            EXPECT(off < 8192 && off % 2 == 0, "(%d, %d) -> %u", r, c, off);
+            /* Stays in its own 128-byte row. */
+            EXPECT(off / 128 == (uint32_t)r, "(%d, %d) -> %u leaves row %d", r, c, off, r);
+            ++hit[off];
+            if (c % 2 == 0) {   /* a bf16x2 pair: 4-byte aligned, its partner right after */
+                EXPECT(off % 4 == 0, "pair (%d, %d) at %u", r, c, off);
+                EXPECT(sw128_offset_bf16(r, c + 1) == off + 2, "pair (%d, %d) split", r, c);
+            }
+        }
+    for (int b = 0; b < 8192; ++b)
+        EXPECT(hit[b] == (b % 2 == 0), "byte offset %d hit %d times", b, hit[b]);
+}
+END_TEST
+
+START_TEST(test_sw128_acc_pair_matches)
+{
+    for (int t = 0; t < 128; ++t)
+        for (int i = 0; i < 32; i += 2) {
+            const int r = wgmma_acc_row(t, i), c = wgmma_acc_col(t, i);
+            const uint32_t got = sw128_acc_pair_offset(t, i), want = sw128_offset_bf16(r, c);
+            EXPECT(got == want, "thread %d reg %d (row %d col %d): %u, expected %u", t, i, r, c, got, want);
+        }
+    /* Hand: thread 5 (lane 5: row 1, cols 2-3) reg 4 (chunk 1): 128 + (1^1)*16 + 4. */
+    ck_assert_uint_eq(sw128_acc_pair_offset(5, 4), 132);
+    /* thread 37 (warp 1, lane 5) reg 30: row 16+1+8 = 25, chunk 7 ^ 1 = 6, +4. */
+    ck_assert_uint_eq(sw128_acc_pair_offset(37, 30), 25 * 128 + 96 + 4);
+}
+END_TEST
+
+/* Distinct banks among a warp's 32 four-byte stores. */
+static int distinct_banks(const uint32_t *off)
+{
+    int used[32] = {0}, n = 0;
+    for (int l = 0; l < 32; ++l) {
+        const int bank = (int)((off[l] / 4) % 32);
+        if (!used[bank]) { used[bank] = 1; ++n; }
+    }
+    return n;
+}
+
+START_TEST(test_sw128_bank_conflict_free)
+{
+    for (int w = 0; w < 4; ++w)
+        for (int i = 0; i < 32; i += 2) {
+            uint32_t sw[32], plain[32];
+            for (int l = 0; l < 32; ++l) {
+                const int t = 32 * w + l;
+                sw[l] = sw128_acc_pair_offset(t, i);
+                plain[l] = (uint32_t)wgmma_acc_row(t, i) * 128u + (uint32_t)wgmma_acc_col(t, i) * 2u;
+            }
+            const int nb = distinct_banks(sw);
+            EXPECT(nb == 32, "warp %d reg %d: the 32 stores use %d banks", w, i, nb);
+            /* The check can tell: unswizzled, the same stores share 4 banks. */
+            const int np = distinct_banks(plain);
+            EXPECT(np == 4, "warp %d reg %d: unswizzled layout uses %d banks", w, i, np);
+        }
+}
+END_TEST
+
+/* ---- --group and --plant-bug -------------------------------------------------------- */
+
+static const args_limits gemm_group_lim = {.workload = WORKLOAD_GEMM, .min_stages = 2, .max_stages = 6,
+                                           .default_stages = 4, .debug_build = 0, .has_group = 1};
+static const args_limits gemm_nogroup_lim = {.workload = WORKLOAD_GEMM, .min_stages = 2, .max_stages = 6,
+                                             .default_stages = 4, .debug_build = 0, .has_group = 0};
+static const args_limits stream_group_lim = {.workload = WORKLOAD_STREAM, .min_stages = 1, .max_stages = 8,
+                                             .default_stages = 4, .debug_build = 1, .has_group = 1};
+static const args_limits gemm_debug_lim = {.workload = WORKLOAD_GEMM, .min_stages = 2, .max_stages = 6,
+                                           .default_stages = 4, .debug_build = 1, .has_group = 1};
+
+static int parse(const args_limits *lim, const char *line, args_options *o, char *msg)
+{
+    static char buf[512];   /* parsed options point into it: keep it alive */
+    static char *argv[32];
+    int argc = 0;
+    snprintf(buf, sizeof buf, "prog %s", line);
+    for (char *t = strtok(buf, " "); t && argc < 31; t = strtok(NULL, " ")) argv[argc++] = t;
+    argv[argc] = NULL;
+    return args_parse(argc, argv, lim, o, msg, 512);
+}
+
+START_TEST(test_args_group_accepted)
+{
+    args_options o;
+    char msg[512];
+    ck_assert_int_eq(parse(&gemm_group_lim, "", &o, msg), ARGS_OK);
+    ck_assert_int_eq(o.group, GEMM_DEFAULT_GROUP);
+    ck_assert_int_eq(GEMM_DEFAULT_GROUP, 8);
+    ck_assert_int_eq(parse(&gemm_group_lim, "--group 1", &o, msg), ARGS_OK);
+    ck_assert_int_eq(o.group, 1);
+    ck_assert_int_eq(parse(&gemm_group_lim, "--group 64", &o, msg), ARGS_OK);
+    ck_assert_int_eq(o.group, 64);
+    ck_assert_int_eq(parse(&gemm_group_lim, "--m 256 --group=5 --n 512", &o, msg), ARGS_OK);
+    ck_assert_int_eq(o.group, 5);
+    ck_assert_int_eq(o.m, 256);
+    ck_assert_int_eq(o.n, 512);
+    /* Re-parsing starts from the default again. */
+    ck_assert_int_eq(parse(&gemm_group_lim, "--m 256", &o, msg), ARGS_OK);
+    ck_assert_int_eq(o.group, 8);
+    /* Steps without a scheduler still get the default (unused) value. */
+    ck_assert_int_eq(parse(&gemm_nogroup_lim, "", &o, msg), ARGS_OK);
+    ck_assert_int_eq(o.group, 8);
+}
+END_TEST
+
+static const struct { const args_limits *lim; const char *line; const char *frag1, *frag2; } group_bad[] = {
+    {&gemm_group_lim, "--group 0", "--group", "between 1 and 64"},
+    {&gemm_group_lim, "--group 65", "--group", "between 1 and 64"},
+    {&gemm_group_lim, "--group -8", "--group", "between 1 and 64"},
+    {&gemm_group_lim, "--group x", "--group", "not an integer"},
+    {&gemm_group_lim, "--group 4x", "--group", "not an integer"},
+    {&gemm_group_lim, "--group", "--group", "missing value"},
+    {&gemm_nogroup_lim, "--group 4", "--group", "steps 06 and 07"},
+    {&stream_group_lim, "--group 4", "--group", "not a flag of this step"},
+    {&gemm_debug_lim, "--plant-bug 5", "--plant-bug", "between 1 and 4"},
+    {&gemm_debug_lim, "--plant-bug 0", "--plant-bug", "between 1 and 4"},
+    {&gemm_group_lim, "--plant-bug 4", "--plant-bug", "debug build"},
+};
+
+START_TEST(test_args_group_refused)
+{
+    args_options o;
+    char msg[512];
+    const int rc = parse(group_bad[_i].lim, group_bad[_i].line, &o, msg);
+    ck_assert_msg(rc == ARGS_BAD, "'%s' was not refused (rc %d)", group_bad[_i].line, rc);
+    ck_assert_msg(strstr(msg, group_bad[_i].frag1) != NULL, "'%s': message '%s' does not name %s",
+                  group_bad[_i].line, msg, group_bad[_i].frag1);
+    ck_assert_msg(strstr(msg, group_bad[_i].frag2) != NULL, "'%s': message '%s' does not say '%s'",
+                  group_bad[_i].line, msg, group_bad[_i].frag2);
+}
+END_TEST
+
+START_TEST(test_args_plant_bug_range)
+{
+    args_options o;
+    char msg[512];
+    ck_assert_int_eq(ARGS_MAX_PLANT_BUG, 4);
+    for (int b = 1; b <= 4; ++b) {
+        char line[32];
+        snprintf(line, sizeof line, "--plant-bug %d", b);
+        ck_assert_msg(parse(&gemm_debug_lim, line, &o, msg) == ARGS_OK, "'%s' refused: %s", line, msg);
+        ck_assert_int_eq(o.plant_bug, b);
+    }
+    ck_assert_int_eq(parse(&gemm_debug_lim, "--plant-bug 4 --group 2", &o, msg), ARGS_OK);
+    ck_assert_int_eq(o.plant_bug, 4);
+    ck_assert_int_eq(o.group, 2);
+    ck_assert_int_eq(parse(&gemm_debug_lim, "--plant-bug 5", &o, msg), ARGS_BAD);
+}
+END_TEST
+
+Suite *sched_suite(void)
+{
+    Suite *s = suite_create("sched");
+    TCase *ts = tcase_create("tile_scheduler");
+    tcase_set_timeout(ts, 60);
+    tcase_add_test(ts, test_sched_make);
+    tcase_add_test(ts, test_sched_coords_bijection);
+    tcase_add_test(ts, test_sched_group3_tables);
+    tcase_add_test(ts, test_sched_group1_orders);
+    tcase_add_test(ts, test_walk_covers_each_index_once);
+    tcase_add_test(ts, test_walk_two_warpgroups);
+    tcase_add_test(ts, test_wave_footprint_brute_force);
+    tcase_add_test(ts, test_wave_footprint_hand);
+    tcase_add_test(ts, test_pick_along_n);
+    tcase_add_test(ts, test_smem_stages_hand);
+    tcase_add_test(ts, test_smem_stages_steps);
+    suite_add_tcase(s, ts);
+    TCase *pl = tcase_create("pipeline_advance_by");
+    tcase_add_test(pl, test_pipeline_advance_by_equals_steps);
+    tcase_add_test(pl, test_pipeline_pingpong_reads);
+    suite_add_tcase(s, pl);
+    TCase *sw = tcase_create("sw128_epilogue");
+    tcase_add_test(sw, test_sw128_hand);
+    tcase_add_test(sw, test_sw128_bijection);
+    tcase_add_test(sw, test_sw128_acc_pair_matches);
+    tcase_add_test(sw, test_sw128_bank_conflict_free);
+    suite_add_tcase(s, sw);
+    TCase *ar = tcase_create("args_group");
+    tcase_add_test(ar, test_args_group_accepted);
+    tcase_add_loop_test(ar, test_args_group_refused, 0, NELEMS(group_bad));
+    tcase_add_test(ar, test_args_plant_bug_range);
+    suite_add_tcase(s, ar);
+    return s;
+}
