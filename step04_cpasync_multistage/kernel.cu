@@ -94,8 +94,9 @@
  *     shared-memory byte); a 64 x 32 tile would read 3 KiB per 16 mma and
  *     run into shared-memory bandwidth before the tensor cores are busy;
  *   - 128 accumulators + double-buffered fragments (64 registers) fit under
- *     the 255-register cap without spilling; 128 threads x 255 registers is
- *     half an SM's register file, so two CTAs share each SM.  While one CTA
+ *     the 255 registers a thread may have (CUDA C++ Programming Guide,
+ *     compute capability 9.0) without spilling; 128 threads x 256 registers
+ *     is half an SM's 64 K register file, so two CTAs share each SM.  While one CTA
  *     waits at its barrier the other one's warps can keep the tensor cores
  *     busy: occupancy hides part of the latency, the ring the rest;
  *   - BK = 64: a row is 128 bytes (the classic swizzle), a stage 32 KiB, and
@@ -104,11 +105,13 @@
  *     one CTA fits, which costs more than the extra stage buys;
  *   - a 128 x 128 tile does 64 FLOP per byte it loads from L2 (128 x 256:
  *     85), so L2 -> SM traffic is a third higher than with the wide tile;
- *     measured, the second CTA per SM gains more than that costs, also at
- *     8192^3;
- *   - smaller tiles make more CTAs: 64 instead of 32 at 1000^3, for 132 SMs.
- * Measured on an H200 (NOTES.md has the whole sweep; ratio to cuBLAS timed
- * interleaved in the same run, 4096^3 / 8192^3 / 1000^3):
+ *     measured (the sweep below), the second CTA per SM gains more than
+ *     that costs, also at 8192^3;
+ *   - smaller tiles make more CTAs: 64 instead of 32 at 1000^3, for an
+ *     H100's 132 SMs.
+ * Measured on an H200 during the design sweep (NOTES.md, "The variant
+ * sweep": an earlier version of this file built with -D flags; ratio to
+ * cuBLAS timed interleaved in the same run, 4096^3 / 8192^3 / 1000^3):
  *     128 x 256 x 64, 8 warps, 1 CTA/SM, S = 4      0.461 / 0.463 / 0.334
  *     128 x 128 x 64, 4 warps, 2 CTAs/SM, S = 3     0.484 / 0.511 / 0.452
  * both with S compiled in.  With S a run-time value the second measured
@@ -141,11 +144,11 @@
 #define MI (WM / 16)                            /* 4 mma tiles along M */
 #define NI (WN / 8)                             /* 8 mma tiles along N */
 #define KSTEPS (BK / 16)                        /* 4 k16 steps per k-tile */
-#define ROW_BYTES (BK * 2)                      /* 128: one row of a stage */
+#define ROW_BYTES (BK * 2)                      /* 128: one row of a stage (2 B per bf16) */
 #define A_STAGE_BYTES (BM * ROW_BYTES)          /* 16 KiB */
 #define B_STAGE_BYTES (BN * ROW_BYTES)          /* 16 KiB */
 #define STAGE_BYTES (A_STAGE_BYTES + B_STAGE_BYTES)
-#define CHUNKS_PER_ROW (ROW_BYTES / 16)         /* 8 sixteen-byte cp.async per row */
+#define CHUNKS_PER_ROW (ROW_BYTES / 16)         /* 8 sixteen-byte cp.async (8 bf16 each) per row */
 #define COPY_ROWS (THREADS / CHUNKS_PER_ROW)    /* 16 rows per pass of the CTA */
 #define A_COPIES (BM / COPY_ROWS)               /* 8 cp.async of A per thread */
 #define B_COPIES (BN / COPY_ROWS)               /* 8 cp.async of B per thread */
@@ -153,23 +156,36 @@
 #define COPY_STEPS (KSTEPS - 1)                 /* 3 */
 #endif
 
-/* Shared memory of an H100/H200 SM: 228 KiB, of which one CTA may use 227 KiB;
- * the system keeps 1 KiB per resident CTA. */
-#define SM_SMEM_BYTES (228 * 1024)
-#define CTA_SMEM_BYTES (227 * 1024)
-#define CTA_SMEM_RESERVED 1024
+/* Shared memory of an H100/H200 SM, the compile-time defaults that size the
+ * --stages range and the default: 228 KiB per SM, of which one CTA may opt in
+ * to 227 KiB, and the system keeps 1 KiB per resident CTA (the device
+ * attributes cudaDevAttrMaxSharedMemoryPerMultiprocessor,
+ * cudaDevAttrMaxSharedMemoryPerBlockOptin and
+ * cudaDevAttrReservedSharedMemoryPerBlock on both cards; CUDA C++ Programming
+ * Guide, compute capability 9.0).  The launcher checks the requested ring
+ * against the opt-in limit of the device it runs on (gemm_operands.smem_optin). */
+#define H100_SMEM_PER_SM (228 * 1024)
+#define H100_SMEM_OPTIN (227 * 1024)            /* compile-time default; checked at run time */
+#define H100_SMEM_RESERVED 1024
 #define MIN_(a, b) ((a) < (b) ? (a) : (b))
-/* --stages: 2 .. MAX_STAGES, one kernel per value (below). */
+/* --stages: 2 .. MAX_STAGES, one kernel per value (below).  At least 2: the
+ * copy of k-tile kt+S-1 goes to the stage k-tile kt-1 used, which must not be
+ * the stage k-tile kt is read from.  At most 6: one timed kernel per depth is
+ * stamped out below, and 6 x 32 KiB is also the most that fits in 227 KiB.
+ * The default is the deepest ring, at most 4 (the sweeps in NOTES.md found
+ * nothing past 3-4 for any shape), that lets MIN_CTAS_PER_SM CTAs share an SM. */
 #define MIN_STAGES 2
-#define MAX_STAGES MIN_(6, CTA_SMEM_BYTES / STAGE_BYTES)   /* 6: 192 KiB */
-#define DEFAULT_STAGES                                     /* 3: 2 x 97 KiB per SM */ \
-    MIN_(MIN_(4, MAX_STAGES), (SM_SMEM_BYTES / MIN_CTAS_PER_SM - CTA_SMEM_RESERVED) / STAGE_BYTES)
+#define MAX_STAGES MIN_(6, H100_SMEM_OPTIN / STAGE_BYTES)   /* 6: 192 KiB */
+#define RING_PER_CTA (H100_SMEM_PER_SM / MIN_CTAS_PER_SM - H100_SMEM_RESERVED)
+#define DEFAULT_STAGES MIN_(MIN_(4, MAX_STAGES), RING_PER_CTA / STAGE_BYTES)   /* 3: 2 x 97 KiB */
 
 static_assert(BK % 32 == 0, "BK: 32 (64-byte rows) or a multiple of 64 (see the swizzle)");
 static_assert(KSTEPS % 2 == 0, "fragment double-buffering alternates two buffers per k16 step");
 static_assert(BM % WARPS_M == 0 && BN % WARPS_N == 0, "the warp grid must divide the CTA tile");
 static_assert(WM % 16 == 0, "a warp's rows are whole m16 mma tiles");
 static_assert(WN % 16 == 0, "a warp's columns are pairs of n8 tiles (one ldmatrix.x4 of B each)");
+/* 1024 threads per CTA and 2048 per SM: CUDA C++ Programming Guide, compute
+ * capability 9.0. */
 static_assert(THREADS <= 1024, "at most 1024 threads per CTA");
 static_assert(COPY_ROWS % 8 == 0, "copy passes must keep the swizzle phase (row % 8)");
 static_assert(BM % COPY_ROWS == 0 && BN % COPY_ROWS == 0,
@@ -179,9 +195,10 @@ static_assert(COPY_STEPS >= 1 && COPY_STEPS < KSTEPS,
               "copies are committed before the last k16 step's wait_group");
 static_assert(MIN_STAGES <= DEFAULT_STAGES && DEFAULT_STAGES <= MAX_STAGES,
               "MIN_CTAS_PER_SM rings of 2 stages must fit in an SM");
-static_assert(MAX_STAGES * STAGE_BYTES <= CTA_SMEM_BYTES,
+static_assert(MAX_STAGES * STAGE_BYTES <= H100_SMEM_OPTIN,
               "the ring must fit in one CTA's shared memory");
-static_assert(MIN_CTAS_PER_SM * (DEFAULT_STAGES * STAGE_BYTES + CTA_SMEM_RESERVED) <= SM_SMEM_BYTES,
+static_assert(MIN_CTAS_PER_SM * (DEFAULT_STAGES * STAGE_BYTES + H100_SMEM_RESERVED) <=
+                  H100_SMEM_PER_SM,
               "MIN_CTAS_PER_SM rings of DEFAULT_STAGES must fit in one SM's shared memory");
 static_assert(MIN_CTAS_PER_SM * THREADS <= 2048, "an SM holds at most 2048 threads");
 
@@ -582,11 +599,25 @@ static void opt_in(const void *kernel, int stages)
 
 static void launch_step04(const gemm_operands *op, cudaStream_t stream)
 {
-    /* Once, for every kernel, so the timed loop does not pay for it. */
+    /* Once, for every kernel whose ring this device holds, so the timed loop
+     * does not pay for it; a ring the device cannot hold is refused here. */
     static int opted_in = 0;
     if (!opted_in) {
-        for (int s = MIN_STAGES; s <= MAX_STAGES; ++s) opt_in((const void *)timed_kernel_for(s), s);
-        opt_in((const void *)cpasync_multistage_traced, MAX_STAGES);
+        const int fit = MIN_(MAX_STAGES, op->smem_optin / STAGE_BYTES);
+        if (fit < op->stages) {
+            if (fit >= MIN_STAGES) {
+                fprintf(stderr, "--stages: %d stages need %d bytes of shared memory; this device "
+                        "allows %d per block: use --stages %d or fewer\n", op->stages,
+                        op->stages * STAGE_BYTES, op->smem_optin, fit);
+                exit(EXIT_BAD_ARGS);
+            }
+            fprintf(stderr, "step04: this device allows %d bytes of shared memory per block; the "
+                    "smallest ring (%d stages) needs %d\n", op->smem_optin, MIN_STAGES,
+                    MIN_STAGES * STAGE_BYTES);
+            exit(EXIT_NO_DEVICE);
+        }
+        for (int s = MIN_STAGES; s <= fit; ++s) opt_in((const void *)timed_kernel_for(s), s);
+        opt_in((const void *)cpasync_multistage_traced, fit);
         opted_in = 1;
     }
     const int tiles_m = (op->m + BM - 1) / BM, tiles_n = (op->n + BN - 1) / BN;

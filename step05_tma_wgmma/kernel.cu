@@ -4,20 +4,23 @@
  *
  *   D[M x N] = A[M x K] . B[N x K]^T    bf16 in, fp32 accumulate, bf16 out
  *
- * Concept.  Step 04 made every warp both copy and compute, so every warp
- * stopped at the same __syncthreads once per k-tile.  Hopper gives the two
- * jobs to different hardware, and this step gives them to different warps:
+ * Concept.  Step 04 made every warp both copy and compute, so the four warps
+ * of a CTA stopped at the same __syncthreads once per k-tile.  Hopper gives
+ * the two jobs to different hardware, and this step gives them to different
+ * warps:
  *
- *   - warp specialization: warpgroup 0 is the producer.  One elected thread
- *     of it issues all loads; it never touches the data.  Warpgroups 1 and 2
- *     are consumers: they only compute.  Neither side waits for the other
- *     except through the pipeline's barriers, per slot;
- *   - TMA (tma.h, tma.cuh): one instruction copies a whole 64 x 128 box of A
- *     (and one a 64 x 256 box of B) into shared memory, swizzled the way
- *     WGMMA wants it, zero-filling whatever lies outside the matrix.  When the
- *     bytes have landed, the TMA unit itself signals the slot's `full`
- *     mbarrier: the barrier carries a transaction count (bytes still to
- *     arrive) besides its arrival count, so "data is in" needs no thread;
+ *   - warp specialization (steps 02-03): warpgroup 0 is the producer.  One
+ *     thread of it, chosen with elect.sync, issues all loads; it never
+ *     touches the data.  Warpgroups 1 and 2 are consumers: they only
+ *     compute.  Neither side waits for the other except through the
+ *     pipeline's barriers, per slot;
+ *   - TMA (tma.h, tma.cuh): one instruction copies a whole box of 128 rows x
+ *     64 columns of A (16 KiB), one more a 256 x 64 box of B (32 KiB), into
+ *     shared memory, swizzled the way WGMMA wants it, zero-filling whatever
+ *     lies outside the matrix.  When the bytes have landed, the TMA unit
+ *     itself signals the slot's `full` mbarrier: the barrier carries a
+ *     transaction count (bytes still to arrive) besides its arrival count, so
+ *     "data is in" needs no thread;
  *   - WGMMA (wgmma.cuh, wgmma_desc.h): 128 threads issue one asynchronous
  *     64 x 256 x 16 multiply that reads A and B straight from shared memory
  *     through descriptors: no ldmatrix, no fragments in registers, only the
@@ -27,29 +30,36 @@
  *   acquire: wait empty[s]               wait: wait full[s]
  *   arrive.expect_tx(full[s], 48 KiB)    4 x wgmma (k16 steps) on slot s, commit
  *   TMA A box, TMA B box -> full[s]      wait_group(1): slot s-1's wgmmas done
- *   next slot                            release: arrive empty[s-1] (1 thread/WG)
+ *   next slot                            release: arrive empty[s-1] (thread 0
+ *                                        of each WG)
  *                                        ... after the last k-tile: epilogue
  *
- * What changed from step 04 (cp.async + ldmatrix + mma.sync, 8 warps that
- * all copy and all compute):
+ * What changed from step 04 (cp.async + ldmatrix + mma.sync; 4 warps per
+ * CTA, two CTAs per SM, every warp copies and computes):
  *
  *   step 04                               step 05
  *   ------------------------------------  ---------------------------------------
- *   256 threads, every warp copies and    384 threads: WG 0 loads (1 thread),
- *   computes                              WG 1-2 compute (64 rows of D each)
- *   cp.async, 16 B per thread, 6/thread   TMA, one instruction per 16/32 KiB box
+ *   128 threads, 2 CTAs per SM; every     384 threads, 1 CTA per SM: WG 0 loads
+ *   warp copies and computes              (1 thread), WG 1-2 compute (64 rows each)
+ *   128 x 128 x 64 tile (64 FLOP/byte)    128 x 256 x 64 tile (85 FLOP/byte)
+ *   cp.async, 16 B each, 16 per thread    TMA, one instruction per 16/32 KiB box
+ *   per k-tile
  *   zero fill by hand (src-size 0)        TMA zero-fills outside the matrix
- *   swizzle computed in the kernel        SWIZZLE_128B in the tensor map
+ *   chunk ^ (row % 8) swizzle computed    the same pattern, SWIZZLE_128B in the
+ *   in the kernel                         tensor map
  *   cp.async.commit/wait_group(S-2)       full[s] mbarrier, count 1 + tx bytes
  *   + __syncthreads (RAW and WAR)         empty[s] mbarrier, one arrival per WG
  *   ldmatrix -> mma.sync m16n8k16         wgmma m64n256k16 from shared memory
- *   BK = 32, stages 2..6 (24 KiB each)    BK = 64, stages 2..4 (48 KiB each)
+ *   stages 2..6 of 32 KiB; one timed      stages 2..4 of 48 KiB; S at run time
+ *   kernel per S (wait_group's count is   (mbarrier parities are registers,
+ *   an immediate)                         wgmma_wait_group(1) is a constant)
  *   accumulators: 4 x 8 mma tiles/warp    accumulators: wgmma fragment layout
  *
- * Kept from step 04: the 128 x 256 CTA tile, one tile per CTA, the grouped
- * raster order, 128 fp32 accumulators per thread, the epilogue's direct
- * masked bf16 stores, and separate traced and untraced copies of the CTA
- * code (two kernels here, so the timed one stays free of trace code).
+ * Kept from step 04: BK = 64 (one 128-byte row per k-tile row), one tile per
+ * CTA, the grouped raster order (common/raster.h), 128 fp32 accumulators per
+ * thread, the epilogue's direct masked bf16 stores (common/epilogue.cuh),
+ * and separate traced and untraced kernels built from one CTA function, so
+ * the timed one has no trace code.
  *
  * Build and run (sm_90a only: wgmma exists on no other target):
  *   make step05
@@ -79,7 +89,8 @@
  *   - n256 is the widest wgmma: per k16 step a warpgroup reads 2 KiB of A and
  *     8 KiB of B for 64x256x16 MACs, and the two consumers share the B tile,
  *     so shared-memory traffic per MAC is the lowest available;
- *   - the CTA does 85 FLOP per byte it loads (as in step 04);
+ *   - the CTA does 2 x 128 x 256 x 64 FLOP per 48 KiB it loads: 85 FLOP per
+ *     byte (step 04's 128 x 128 tile: 64);
  *   - BK = 64 bf16 = 128 bytes is exactly one SWIZZLE_128B row, the widest
  *     box row TMA can swizzle, and gives 4 wgmmas per barrier round trip;
  *   - 384 threads with __launch_bounds__(384, 1) get at most 168 registers
@@ -95,24 +106,42 @@
 #if CONSUMER_WGS != 1 && CONSUMER_WGS != 2
 #error "CONSUMER_WGS must be 1 or 2 (a third warpgroup would leave 128 registers per thread)"
 #endif
-#define WG_THREADS 128
-#define BM (64 * CONSUMER_WGS)                  /* 64 rows of D per consumer warpgroup */
+#define WG_THREADS 128                          /* 4 warps: one warpgroup */
+#define WG_ROWS 64                              /* rows of D per consumer WG: wgmma's M */
+#define BM (WG_ROWS * CONSUMER_WGS)             /* 128 */
 #define BN 256                                  /* one m64n256k16 accumulator wide */
 #define BK 64                                   /* 64 bf16 = one 128-byte swizzled row */
 #define THREADS (WG_THREADS * (1 + CONSUMER_WGS))   /* 384: producer WG + consumers */
 #define KSTEPS (BK / 16)                        /* 4 wgmma k16 steps per k-tile */
 #define ACC_REGS (BN / 2)                       /* 128 fp32 accumulators per thread */
-#define A_STAGE_BYTES (BM * BK * 2)             /* 16 KiB: the A box, 128 rows x 128 B */
+#define A_STAGE_BYTES (BM * BK * 2)             /* 16 KiB: the A box, 128 rows x 128 B (bf16) */
 #define B_STAGE_BYTES (BN * BK * 2)             /* 32 KiB: the B box, 256 rows x 128 B */
 #define STAGE_BYTES (A_STAGE_BYTES + B_STAGE_BYTES)   /* 48 KiB, also the expect_tx count */
 #define SMEM_ALIGN 1024                         /* SWIZZLE_128B atom: 8 rows x 128 B */
-#define SMEM_OPTIN_MAX (227 * 1024)             /* per-CTA shared memory an H100 allows */
-#define SMEM_BYTES(S) (SMEM_ALIGN + (S) * STAGE_BYTES + 2 * (S) * 8)   /* + full/empty */
+#define GROUP_M 8                               /* grouped raster: 8 tile rows (as step 04) */
+
+/* ---- stages from the shared-memory budget ------------------------------------
+ * A stage is 48 KiB of boxes plus its full and empty mbarriers (8 bytes
+ * each); up to SMEM_ALIGN bytes of slack round the base up to 1024.  The
+ * --stages range is sized at compile time for the shared memory one CTA may
+ * opt in to on an H100 or H200, 227 KiB (the device attribute
+ * cudaDevAttrMaxSharedMemoryPerBlockOptin on both; CUDA C++ Programming
+ * Guide, compute capability 9.0: 228 KiB per SM, 227 KiB per block).  The
+ * launcher checks the requested ring against the attribute of the device it
+ * runs on (gemm_operands.smem_optin) and refuses what does not fit. */
+#define SMEM_PER_STAGE (STAGE_BYTES + 2 * 8)
+#define SMEM_BYTES(S) (SMEM_ALIGN + (S) * SMEM_PER_STAGE)
+#define STAGES_THAT_FIT(budget) (((budget) - SMEM_ALIGN) / SMEM_PER_STAGE)
+#define H100_SMEM_OPTIN (227 * 1024)            /* compile-time default; checked at run time */
+/* 2: the release runs one k-tile late (wgmma_wait_group(1) below), so one slot
+ * is always held by the wgmmas in flight and the producer needs another. */
 #define MIN_STAGES 2
-#define MAX_STAGES_FIT ((SMEM_OPTIN_MAX - SMEM_ALIGN - 2 * 8 * 8) / STAGE_BYTES)
-#define MAX_STAGES (MAX_STAGES_FIT < 8 ? MAX_STAGES_FIT : 8)   /* 4 (5 with one consumer) */
+/* At most 8, step 03's ceiling; with 40-48 KiB stages the budget decides:
+ * 4 (5 with one consumer warpgroup). */
+#define MAX_STAGES (STAGES_THAT_FIT(H100_SMEM_OPTIN) < 8 ? STAGES_THAT_FIT(H100_SMEM_OPTIN) : 8)
+/* 4, the deepest ring with two consumers; at 4096^3 on the H100 it measured
+ * 0.871 of cuBLAS against 0.859 at 3 and 0.602 at 2 (plots/results CSV). */
 #define DEFAULT_STAGES 4
-#define GROUP_M 8                               /* grouped raster: 8 tile rows */
 #define CONSUMER_WGS_TEXT STR(CONSUMER_WGS)
 #if CONSUMER_WGS == 2
 #define VARIANT "128x256x64"
@@ -123,15 +152,19 @@
 static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0,
               "every A and B box must start on a 1024-byte swizzle atom");
 static_assert(BK * 2 == WGMMA_SW128_ROW_BYTES, "a k-tile row must be one 128-byte swizzle row");
-static_assert(SMEM_BYTES(MAX_STAGES) <= SMEM_OPTIN_MAX, "the ring must fit in one CTA's shared memory");
+static_assert(SMEM_BYTES(MAX_STAGES) <= H100_SMEM_OPTIN,
+              "the ring must fit in one CTA's shared memory");
+static_assert(MIN_STAGES <= DEFAULT_STAGES && DEFAULT_STAGES <= MAX_STAGES,
+              "the default ring must fit");
 static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
 
 /* ---- grouped raster order (common/raster.h, as in step 04) ------------------
  * CTA i computes tile (tm, tn) = grouped_tile_coords(i, ..., GROUP_M).  Going
  * down GROUP_M tile rows before moving right means the ~132 CTAs resident at
- * a time (one per SM) cover about 8 x 16 tiles: they share 8 panels of A and
- * ~16 panels of B in L2 instead of ~4 of A and all of B (at 8192^3 that cuts
- * DRAM reads per wave by ~40%). */
+ * a time (one per SM on an H100's 132) cover about 8 x 17 tiles: they share
+ * 8 panels of A and ~17 panels of B in L2 instead of ~5 of A and all 32 of B.
+ * At 8192^3 that is 8 x 128 + 17 x 256 rows of K per wave instead of
+ * 5 x 128 + 32 x 256: ~40% fewer bytes to bring in from DRAM. */
 
 /* ---- the CTA ---------------------------------------------------------------
  * Shared memory, from a 1024-aligned base:
@@ -177,11 +210,13 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
      *     completes when that arrival happened AND the tx-count is back to 0,
      *     i.e. every byte the producer announced has landed.  The TMA unit is
      *     not a thread and does not arrive.
-     *   empty[s] = CONSUMER_WGS: one elected thread per consumer warpgroup
-     *     arrives, after the wgmma.wait_group that proved the warpgroup's
-     *     wgmmas on the slot have finished reading it.  A wgmma is one
-     *     operation of the whole warpgroup, so one thread's wait covers all
-     *     four warps (CUTLASS's PipelineTmaAsync counts consumers the same way). */
+     *   empty[s] = CONSUMER_WGS: one thread per consumer warpgroup (its
+     *     thread 0) arrives, after the wgmma.wait_group that proved the
+     *     warpgroup's wgmmas on the slot have finished reading it.  A wgmma
+     *     is one operation of the whole warpgroup, so one thread's wait
+     *     covers all four warps.  (fast.cu counts one arrival per consumer
+     *     warpgroup too, as CUTLASS's PipelineTmaAsync does with clusters;
+     *     its cluster-less path lets every consumer thread arrive.) */
     if (threadIdx.x == 0) {
         for (int s = 0; s < stages; ++s) {
             mbar_init(&full[s], 1);
@@ -247,8 +282,15 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
      * 128 B = 8 KiB further: a whole number of atoms), the whole B box. */
     const int c = wg - 1;
     const int tid = (int)threadIdx.x % WG_THREADS;   /* thread in the warpgroup */
-    const int writer = tid == 0;                     /* releases slots, writes trace records */
-    const uint32_t a_base = sA + (uint32_t)c * 64 * WGMMA_SW128_ROW_BYTES;
+    /* The one thread that releases slots and writes trace records.  tid == 0
+     * rather than elect_one_sync(): the whole warpgroup reaches every use
+     * together (the loop bounds are uniform), so any fixed thread serves, and
+     * a constant test costs no instruction.  (elect.sync over a converged
+     * warp also picks one fixed lane, lane 0 in practice; the PTX ISA
+     * promises only that the choice is deterministic.)  The producer uses
+     * elect_one_sync because its other lanes leave right after. */
+    const int writer = tid == 0;
+    const uint32_t a_base = sA + (uint32_t)c * WG_ROWS * WGMMA_SW128_ROW_BYTES;
 
     float acc[ACC_REGS];
 #pragma unroll
@@ -309,7 +351,7 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
      * Register i of this thread holds D[wgmma_acc_row][wgmma_acc_col]
      * (wgmma_desc.h; the same functions the CPU tests check).  Registers
      * 2j and 2j+1 are columns col and col+1 of one row: one bf16x2 store. */
-    const int row0 = m0 + c * 64, col0 = n0;
+    const int row0 = m0 + c * WG_ROWS, col0 = n0;
 #pragma unroll
     for (int i = 0; i < ACC_REGS; i += 2)
         gemm_store_pair(D, M, N, row0 + wgmma_acc_row(tid, i), col0 + wgmma_acc_col(tid, i),
@@ -354,7 +396,7 @@ typedef struct {
 
 static void encode_or_exit(CUtensorMap *map, const tma_2d_desc *d, const char *what)
 {
-    char msg[320];
+    char msg[320];   /* room for tma.c's longest message; longer ones are cut, never overrun */
     const int rc = tma_encode_2d_bf16(map, d, msg, sizeof msg);
     if (rc == TMA_OK) return;
     fprintf(stderr, "step05: cannot describe %s to TMA: %s\n", what, msg);
@@ -387,14 +429,29 @@ static void release_step05(void *plan)
 static void launch_step05(const gemm_operands *op, cudaStream_t stream)
 {
     /* Above 48 KiB of dynamic shared memory a kernel must opt in.  Done once,
-     * for the largest ring, so the timed loop does not pay for it. */
+     * for the largest ring this device holds, so the timed loop does not pay
+     * for it; a ring the device cannot hold is refused here, by name. */
     static int opted_in = 0;
     if (!opted_in) {
+        const int fit = STAGES_THAT_FIT(op->smem_optin) < MAX_STAGES
+                            ? STAGES_THAT_FIT(op->smem_optin) : MAX_STAGES;
+        if (fit < op->stages) {
+            if (fit >= MIN_STAGES) {
+                fprintf(stderr, "--stages: %d stages need %d bytes of shared memory; this device "
+                        "allows %d per block: use --stages %d or fewer\n", op->stages,
+                        SMEM_BYTES(op->stages), op->smem_optin, fit);
+                exit(EXIT_BAD_ARGS);
+            }
+            fprintf(stderr, "step05: this device allows %d bytes of shared memory per block; the "
+                    "smallest ring (%d stages) needs %d\n", op->smem_optin, MIN_STAGES,
+                    SMEM_BYTES(MIN_STAGES));
+            exit(EXIT_NO_DEVICE);
+        }
         CUDA_CHECK(cudaFuncSetAttribute(tma_wgmma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        SMEM_BYTES(MAX_STAGES)));
+                                        SMEM_BYTES(fit)));
         CUDA_CHECK(cudaFuncSetAttribute(tma_wgmma_kernel_traced,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        SMEM_BYTES(MAX_STAGES)));
+                                        SMEM_BYTES(fit)));
         opted_in = 1;
     }
     const step05_plan *p = (const step05_plan *)op->plan;
