@@ -24,7 +24,17 @@
 #include "cp_async.cuh"
 #include "harness.cuh"
 
-#define STREAM_CHUNK 4096                       /* floats per chunk = 16 KB per slot */
+/* Sizes (the same in steps 01-03):
+ *   STREAM_CHUNK    4096 floats = 16 KiB per slot: each producer thread
+ *                   issues 8 copies of 16 bytes per chunk, each consumer
+ *                   thread computes 4 float4 = 16 independent FMA chains
+ *                   (enough independent work to keep its FMA pipe busy);
+ *   PRODUCER_WARPS  4, one warpgroup: 128 threads x 8 copies in flight;
+ *   CONSUMER_WARPS  8, two warpgroups: 384 threads per CTA in all;
+ *   STREAM_MAX_STAGES  8 slots = 128 KiB, inside the 227 KiB one CTA may
+ *                   use; the recorded stages sweep (plots/results) is flat
+ *                   from 4-5 slots on, so 8 leaves room to see that. */
+#define STREAM_CHUNK 4096                       /* floats per chunk = 16 KiB per slot */
 #ifndef PRODUCER_WARPS
 #define PRODUCER_WARPS 4
 #endif
@@ -39,6 +49,11 @@
 #define VEC_PER_CONSUMER (SLOT_VEC4 / CONSUMER_THREADS)   /* 4 float4 = 16 independent FMA chains */
 #define SLOT_BYTES (STREAM_CHUNK * 4)
 #define STREAM_MAX_STAGES 8
+/* Timeline records kept per traced warp: a traced CTA sees
+ * n / STREAM_CHUNK / grid chunks (~124 at the default n on 132 SMs) and
+ * writes 2 records per chunk (a wait and a work span); records past the cap
+ * are dropped. */
+#define STREAM_TRACE_CAP 4096
 
 /* f's constants: exact in float, |a| < 1 keeps v bounded for any work. */
 #define STREAM_A 0.9990234375f

@@ -156,7 +156,7 @@ static int stream_main(int argc, char **argv, const stream_step *step)
     if (o.trace) {
         trace_host th;
         memset(&th, 0, sizeof th);
-        trace_alloc(&th, STREAM_THREADS / 32, 4096, di.num_sms);
+        trace_alloc(&th, STREAM_THREADS / 32, STREAM_TRACE_CAP, di.num_sms);
         sc.op.trace = th.ctx;
         step->launch(&sc.op, 0);
         CUDA_CHECK_LAUNCH();
