@@ -58,7 +58,7 @@ BENCH        ?= all
 GPU_NAME  := $(shell nvidia-smi --query-gpu=name --format=csv,noheader -i 0 2>/dev/null | head -n1 | tr -c 'A-Za-z0-9_.\n-' '_')
 RESULT_CSV = plots/results/$(GPU_NAME).csv
 
-.PHONY: all help run test test-build test-runner deps deps-system bench plots timeline diff sass ptx sanitize clean distclean FORCE $(foreach d,$(STEP_DIRS),$(firstword $(subst _, ,$(d))))
+.PHONY: all help run test test-build test-runner deps deps-system bench plots timeline diff diff-sizes sass ptx sanitize clean distclean FORCE $(foreach d,$(STEP_DIRS),$(firstword $(subst _, ,$(d))))
 
 all: $(BINS)
 
@@ -79,6 +79,7 @@ help:
 	@echo "make plots            render plots and README tables from the recorded CSVs (no GPU needed)"
 	@echo "make timeline STEP=NN run a step with --trace and draw its per-warp Gantt chart"
 	@echo "make diff STEP=NN     diff -u of step NN-1's kernel.cu against step NN's: the lesson"
+	@echo "make diff-sizes       lines of kernel.cu changed between each pair of neighbouring steps"
 	@echo "make sass STEP=NN     SASS of a step (cuobjdump);  make ptx STEP=NN: its PTX"
 	@echo "make sanitize         compute-sanitizer memcheck/racecheck/synccheck/initcheck on every step"
 	@echo "make DEBUG=1 ...      build into build/debug with bounded barrier waits: a hang prints"
@@ -152,9 +153,25 @@ timeline: $(BUILD)/$(step_dir)
 	@$(DEPS_SH) gnuplot
 	sh plots/render.sh
 
+# The first line says how big the lesson is: kernel.cu lines added + removed.
 diff:
 	@test -n "$(prev_dir)" || { echo "make diff STEP=NN: no step before $(STEP)"; exit 2; }
+	@a=$$(diff $(prev_dir)/kernel.cu $(step_dir)/kernel.cu | grep -c '^>'); \
+	r=$$(diff $(prev_dir)/kernel.cu $(step_dir)/kernel.cu | grep -c '^<'); \
+	echo "# $(prev_dir) -> $(step_dir): $$((a + r)) lines of kernel.cu changed (+$$a -$$r)"
 	-diff -u $(prev_dir)/kernel.cu $(step_dir)/kernel.cu
+
+# The same count for every pair of neighbouring steps (a pair is skipped when
+# either folder is missing).
+diff-sizes:
+	@for d in $(STEP_DIRS); do \
+	  n=$${d#step}; n=$${n%%_*}; \
+	  p=$$(ls -d step$$(printf %02d $$(expr $$n - 1))_* 2>/dev/null | head -n1); \
+	  [ -n "$$p" ] && [ -f "$$p/kernel.cu" ] || continue; \
+	  a=$$(diff $$p/kernel.cu $$d/kernel.cu | grep -c '^>'); \
+	  r=$$(diff $$p/kernel.cu $$d/kernel.cu | grep -c '^<'); \
+	  printf '%-28s -> %-28s %5d lines (+%d -%d)\n' $$p $$d $$((a + r)) $$a $$r; \
+	done
 
 sass: $(BUILD)/$(step_dir)
 	$(CUDA_HOME)/bin/cuobjdump -sass $(BUILD)/$(step_dir)
