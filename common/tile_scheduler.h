@@ -129,21 +129,6 @@ TILE_SCHED_FN int tile_sched_pick_along_n(int tiles_m, int tiles_n, int tile_m, 
     return along_n < along_m;
 }
 
-/* ---- clusters ------------------------------------------------------------------
- * With clusters of cm CTAs stacked along M (step 07), the scheduler deals
- * out CLUSTER tiles of (cm * tile_m) x tile_n: make the schedule with
- * tile_m * cm, walk it by cluster (start = cluster id, stride = number of
- * clusters), and CTA rank r of the cluster takes tile row cm * ctm + r.
- * When tiles_m is not a multiple of cm, the last rank's tile may lie below
- * the matrix: it is computed on zeros and its stores are clipped. */
-TILE_SCHED_FN void tile_sched_cluster_coords(const tile_sched *s, int idx, int cm, int rank,
-                                             int *tm, int *tn)
-{
-    int ctm;
-    tile_sched_coords(s, idx, &ctm, tn);
-    *tm = ctm * cm + rank;
-}
-
 /* ---- the persistent walk ---------------------------------------------------- */
 
 TILE_SCHED_FN tile_walk tile_walk_start(int first, int stride)

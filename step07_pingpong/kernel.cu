@@ -39,6 +39,7 @@
  *   no ordering between WGs needed        named barriers "mma" and "epi" order
  *                                         the WGs (ids in an enum, never 0)
  *   epilogue buffers per WG               one buffer pair shared, in turns
+ *   setmaxnreg 40 / 232                   24 / 240 (more accumulators per thread)
  *
  * Build and run (sm_90a only):
  *   make step07
@@ -49,7 +50,6 @@
  */
 #include <cuda.h>
 
-#include "cluster.cuh"
 #include "epilogue.cuh"
 #include "gemm.cuh"
 #include "mbarrier.cuh"
@@ -86,16 +86,6 @@
 #ifndef BN
 #define BN 128
 #endif
-/* ---- clusters of 2 with multicast B (cluster.cuh) -----------------------------
- * The two CTAs of a cluster take vertically adjacent tiles, which need the
- * same B box: each loads half of it and multicasts it to both.  Measured
- * separately (NOTES.md); -DCLUSTER_M=1 builds the plain pingpong kernel. */
-#ifndef CLUSTER_M
-#define CLUSTER_M 2
-#endif
-#if CLUSTER_M != 1 && CLUSTER_M != 2
-#error "CLUSTER_M must be 1 or 2"
-#endif
 #define CONSUMER_WGS 2
 #define WG_THREADS 128
 #define BM (64 * WG_M_BLOCKS)                   /* rows of one warpgroup's tile */
@@ -106,16 +96,10 @@
 #define A_STAGE_BYTES (BM * BK * 2)             /* the A box, BM rows x 128 B */
 #define B_STAGE_BYTES (BN * BK * 2)             /* the B box, BN rows x 128 B */
 #define STAGE_BYTES (A_STAGE_BYTES + B_STAGE_BYTES)   /* also the expect_tx count */
-#define B_LOAD_ROWS (BN / CLUSTER_M)            /* rows of the B box this CTA loads */
-#define B_LOAD_BYTES (B_LOAD_ROWS * BK * 2)     /* ... and multicasts to the cluster */
 #define SMEM_ALIGN 1024                         /* SWIZZLE_128B atom: 8 rows x 128 B */
 #define STR_(x) #x
 #define STR(x) STR_(x)
-#if CLUSTER_M == 1
 #define VARIANT STR(BM) "x" STR(BN) "x64_pingpong"
-#else
-#define VARIANT STR(BM) "x" STR(BN) "x64_pingpong_cluster" STR(CLUSTER_M)
-#endif
 #if BN == 128
 #define wgmma_tile_k16 wgmma_m64n128k16_bf16
 #elif BN == 192
@@ -126,14 +110,11 @@
 #error "BN must be 128, 192 or 256 (a wgmma wrapper in wgmma.cuh)"
 #endif
 
-/* ---- register split (step 06's) ------------------------------------------------
- * 128 x 40 + 256 x 232 = 64512 = 384 x 168 (regs.cuh).  24 / 240 would give
- * the consumers 8 more, which a 128 x 192 tile needs, but then the producer
- * (with the multicast bookkeeping) spills; 128 x 128 needs no more than 232. */
-#ifndef PRODUCER_REGS
-#define PRODUCER_REGS 40
-#define CONSUMER_REGS 232
-#endif
+/* ---- register split ----------------------------------------------------------
+ * 128 x 24 + 256 x 240 = 64512 = 384 x 168 (regs.cuh): the producer keeps
+ * the minimum, the consumers get the most setmaxnreg allows. */
+#define PRODUCER_REGS 24
+#define CONSUMER_REGS 240
 static_assert(WG_THREADS * PRODUCER_REGS + CONSUMER_WGS * WG_THREADS * CONSUMER_REGS <=
                   THREADS * 168, "the consumers may take only what the producer gave back");
 
@@ -172,7 +153,7 @@ enum {
 #define MAX_STAGES smem_stages_that_fit(H100_SMEM_OPTIN, SMEM_PER_STAGE, EPI_BYTES, SMEM_ALIGN, 8)
 #define DEFAULT_STAGES MAX_STAGES
 
-static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_LOAD_BYTES % SMEM_ALIGN == 0 &&
+static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0 &&
                   EPI_SUB_BYTES % SMEM_ALIGN == 0,
               "every box must start on a 1024-byte swizzle atom");
 static_assert(BK * 2 == WGMMA_SW128_ROW_BYTES && EPI_COLS * 2 == WGMMA_SW128_ROW_BYTES,
@@ -184,18 +165,6 @@ typedef struct {
     tile_sched sched;
     int use_tma_store;     /* 1: N % 8 == 0 (16-byte D rows), 0: masked global stores */
 } step07_params;
-
-/* release: "done reading slot s" to every producer that writes it: ours,
- * and with multicast the partner's too. */
-static __device__ __forceinline__ void release_slot(uint64_t *empty, uint32_t slot)
-{
-    if (CLUSTER_M == 1) {
-        consumer_release(empty, slot);
-    } else {
-#pragma unroll
-        for (uint32_t r = 0; r < CLUSTER_M; ++r) mbar_arrive_cluster(&empty[slot], r);
-    }
-}
 
 /* ---- the CTA ---------------------------------------------------------------
  * Shared memory, from a 1024-aligned base:
@@ -226,22 +195,17 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
     const int KT = (K + BK - 1) / BK;   /* k-tiles per tile; the last may be partial */
     (void)plant_bug;
 
-    /* full[s] = 1 as before (its bytes now come from two producers when
-     * CLUSTER_M = 2: our A and B half, the partner's B half).  empty[s] =
-     * CLUSTER_M: a slot now belongs to one tile, so exactly one consumer
-     * warpgroup per CTA reads it, and with multicast both CTAs' readers
-     * must be done before either producer refills it. */
-    const uint32_t rank = CLUSTER_M > 1 ? cluster_ctarank() : 0;
+    /* full[s] = 1 as before.  empty[s] = 1: a slot now belongs to one tile,
+     * so exactly one consumer warpgroup reads it and releases it. */
     if (threadIdx.x == 0) {
         for (int s = 0; s < stages; ++s) {
             mbar_init(&full[s], 1);
-            mbar_init(&empty[s], CLUSTER_M);
+            mbar_init(&empty[s], 1);
         }
         named_bar_init();
         mbar_fence_init();
     }
     __syncthreads();
-    if (CLUSTER_M > 1) cluster_sync();   /* the partner's barriers exist before we arrive on them */
 
     uint64_t t = traced ? trace_now() : 0;
 #define SPAN(writer, phase, index)                                 \
@@ -260,10 +224,10 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
             if (PLANTED(plant_bug, BUG_PRODUCER_PHASE0)) w.phase = 0;
 #endif
             int loads = 0;
-            for (tile_walk tw = tile_walk_start((int)blockIdx.x / CLUSTER_M, (int)gridDim.x / CLUSTER_M);
+            for (tile_walk tw = tile_walk_start((int)blockIdx.x, (int)gridDim.x);
                  tile_walk_valid(&sched, &tw); tile_walk_advance(&tw, 1)) {
                 int tm, tn;
-                tile_sched_cluster_coords(&sched, tw.idx, CLUSTER_M, (int)rank, &tm, &tn);
+                tile_sched_coords(&sched, tw.idx, &tm, &tn);
                 const int m0 = tm * BM, n0 = tn * BN;
                 for (int kt = 0; kt < KT; ++kt, ++loads) {
                     producer_acquire(empty, w.index, w.phase);
@@ -274,20 +238,12 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
 #endif
                         mbar_arrive_expect_tx(bar, STAGE_BYTES);
                     tma_load_2d(sA + w.index * A_STAGE_BYTES, map_a, kt * BK, m0, smem_u32(bar));
-                    if (CLUSTER_M == 1)
-                        tma_load_2d(sB + w.index * B_STAGE_BYTES, map_b, kt * BK, n0, smem_u32(bar));
-                    else   /* our half of the B box, into both CTAs */
-                        tma_load_2d_multicast(sB + w.index * B_STAGE_BYTES + rank * B_LOAD_BYTES, map_b,
-                                              kt * BK, n0 + (int)rank * B_LOAD_ROWS, smem_u32(bar),
-                                              (uint16_t)((1u << CLUSTER_M) - 1u));
+                    tma_load_2d(sB + w.index * B_STAGE_BYTES, map_b, kt * BK, n0, smem_u32(bar));
                     SPAN(1, TP_PRODUCER_LOAD, loads);
                     pipeline_advance(&w);
                 }
             }
         }
-        /* With a cluster, stay until the partner is done: it may still
-         * arrive on our barriers (cluster.cuh). */
-        if (CLUSTER_M > 1) cluster_sync();
         return;
     }
 
@@ -320,11 +276,11 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
     pipeline_advance_by(&rd, (uint32_t)(c * KT));   /* WG 2 skips WG 1's first tile */
     pipeline_state rel = rd;
     int reads = 0;
-    tile_walk tw = tile_walk_start((int)blockIdx.x / CLUSTER_M, (int)gridDim.x / CLUSTER_M);
+    tile_walk tw = tile_walk_start((int)blockIdx.x, (int)gridDim.x);
     tile_walk_advance(&tw, c);
     for (; tile_walk_valid(&sched, &tw); tile_walk_advance(&tw, CONSUMER_WGS)) {
         int tm, tn;
-        tile_sched_cluster_coords(&sched, tw.idx, CLUSTER_M, (int)rank, &tm, &tn);
+        tile_sched_coords(&sched, tw.idx, &tm, &tn);
         const int m0 = tm * BM, n0 = tn * BN;
         /* Does the partner have a tile after this one?  If not, it has left
          * (or will): arriving on its barrier would leave an arrive nobody
@@ -359,7 +315,7 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
 #ifdef COURSE_DEBUG
                 if (!(PLANTED(plant_bug, BUG_SKIP_RELEASE) && reads == 1))
 #endif
-                    if (writer) release_slot(empty, rel.index);
+                    if (writer) consumer_release(empty, rel.index);
                 pipeline_advance(&rel);
             }
             SPAN(writer, TP_CONSUMER_RELEASE, reads);
@@ -371,7 +327,7 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
         if (partner_next) named_bar_arrive(bar_mma_partner, PINGPONG_THREADS);
         wgmma_wait_group(0);
         wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
-        if (writer) release_slot(empty, rel.index);
+        if (writer) consumer_release(empty, rel.index);
         /* Skip the partner's tile: its KT k-tiles are the next in the ring. */
         pipeline_advance_by(&rd, (uint32_t)KT);
         rel = rd;
@@ -420,7 +376,6 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
         SPAN(writer, TP_EPILOGUE, tw.idx);
     }
     if (writer && prm.use_tma_store) tma_store_wait_all();
-    if (CLUSTER_M > 1) cluster_sync();
 #undef SPAN
 }
 
@@ -460,45 +415,6 @@ static void encode_or_exit(CUtensorMap *map, const tma_2d_desc *d, const char *w
     exit(rc == TMA_ERR_DRIVER ? EXIT_NO_DEVICE : EXIT_BAD_ARGS);
 }
 
-/* Above 48 KiB of dynamic shared memory a kernel must opt in; the ring was
- * sized for 227 KiB, so a device that allows less gets a clear refusal. */
-static void opt_in_once(const gemm_operands *op)
-{
-    static int opted_in = 0;
-    if (opted_in) return;
-    const size_t smem = SMEM_BYTES(op->stages);
-    if ((int)smem > op->smem_optin) {
-        const int fit = smem_stages_that_fit(op->smem_optin, SMEM_PER_STAGE, EPI_BYTES, SMEM_ALIGN, 8);
-        fprintf(stderr, "--stages: %d stages need %zu bytes of shared memory; this device allows "
-                "%d per block: use --stages %d or fewer\n", op->stages, smem, op->smem_optin, fit);
-        exit(fit >= MIN_STAGES ? EXIT_BAD_ARGS : EXIT_NO_DEVICE);
-    }
-    CUDA_CHECK(cudaFuncSetAttribute(pingpong_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    (int)SMEM_BYTES(MAX_STAGES)));
-    CUDA_CHECK(cudaFuncSetAttribute(pingpong_kernel_traced, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    (int)SMEM_BYTES(MAX_STAGES)));
-    opted_in = 1;
-}
-
-/* A launch with clusters of CLUSTER_M CTAs along x (cudaLaunchKernelEx). */
-static cudaLaunchConfig_t launch_config(int grid, size_t smem, cudaStream_t stream,
-                                        cudaLaunchAttribute *attr)
-{
-    cudaLaunchConfig_t cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.gridDim = dim3((unsigned)grid, 1, 1);
-    cfg.blockDim = dim3(THREADS, 1, 1);
-    cfg.dynamicSmemBytes = smem;
-    cfg.stream = stream;
-    attr->id = cudaLaunchAttributeClusterDimension;
-    attr->val.clusterDim.x = CLUSTER_M;
-    attr->val.clusterDim.y = 1;
-    attr->val.clusterDim.z = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    return cfg;
-}
-
 static void *prepare_step07(const gemm_operands *op)
 {
     step07_plan *p = (step07_plan *)aligned_alloc(128, sizeof(step07_plan));
@@ -509,9 +425,8 @@ static void *prepare_step07(const gemm_operands *op)
     memset(p, 0, sizeof *p);
     const tma_2d_desc da = tma_2d_bf16_row_major(op->a, (uint64_t)op->m, (uint64_t)op->k, BM, BK,
                                                  TMA_SWIZZLE_128B);
-    /* Each CTA loads B_LOAD_ROWS of the tile's BN rows of B. */
-    const tma_2d_desc db = tma_2d_bf16_row_major(op->b, (uint64_t)op->n, (uint64_t)op->k,
-                                                 B_LOAD_ROWS, BK, TMA_SWIZZLE_128B);
+    const tma_2d_desc db = tma_2d_bf16_row_major(op->b, (uint64_t)op->n, (uint64_t)op->k, BN, BK,
+                                                 TMA_SWIZZLE_128B);
     encode_or_exit(&p->a, &da, "A");
     encode_or_exit(&p->b, &db, "B");
     p->prm.use_tma_store = op->n % 8 == 0;
@@ -520,30 +435,12 @@ static void *prepare_step07(const gemm_operands *op)
                                                      EPI_ROWS, EPI_COLS, TMA_SWIZZLE_128B);
         encode_or_exit(&p->d, &dd, "D");
     }
-    /* The scheduler deals out cluster tiles (tile_sched_cluster_coords). */
-    opt_in_once(op);
-    int max_clusters = op->num_sms;
-    if (CLUSTER_M > 1) {
-        cudaLaunchAttribute attr;
-        cudaLaunchConfig_t cfg = launch_config(op->num_sms, SMEM_BYTES(op->stages), 0, &attr);
-        CUDA_CHECK(cudaOccupancyMaxActiveClusters(&max_clusters, (void *)pingpong_kernel, &cfg));
-    }
-    if (max_clusters < 1) {
-        fprintf(stderr, "step07: this device cannot run a cluster of %d CTAs of this size\n", CLUSTER_M);
-        exit(EXIT_NO_DEVICE);
-    }
-    const int tiles_m = (op->m + CLUSTER_M * BM - 1) / (CLUSTER_M * BM), tiles_n = (op->n + BN - 1) / BN;
-    /* The tiles whose loads run at the same time are one per cluster: a
+    const int tiles_m = (op->m + BM - 1) / BM, tiles_n = (op->n + BN - 1) / BN;
+    /* The tiles whose loads run at the same time are still one per SM: a
      * CTA's two warpgroups take their tiles' k-tiles one after the other. */
-    const int along_n = tile_sched_pick_along_n(tiles_m, tiles_n, CLUSTER_M * BM, BN, op->group,
-                                                max_clusters);
-    p->prm.sched = tile_sched_make(op->m, op->n, CLUSTER_M * BM, BN, op->group, along_n);
-    const int clusters = p->prm.sched.num_tiles < max_clusters ? p->prm.sched.num_tiles : max_clusters;
-    p->grid = clusters * CLUSTER_M;
-    static int told = 0;
-    if (!told++)
-        printf("step07: %d CTAs = %d clusters of %d (at most %d clusters fit at once), %d tiles of %dx%d\n",
-               p->grid, clusters, CLUSTER_M, max_clusters, p->prm.sched.num_tiles * CLUSTER_M, BM, BN);
+    const int along_n = tile_sched_pick_along_n(tiles_m, tiles_n, BM, BN, op->group, op->num_sms);
+    p->prm.sched = tile_sched_make(op->m, op->n, BM, BN, op->group, along_n);
+    p->grid = p->prm.sched.num_tiles < op->num_sms ? p->prm.sched.num_tiles : op->num_sms;
     return p;
 }
 
@@ -554,22 +451,32 @@ static void release_step07(void *plan)
 
 static void launch_step07(const gemm_operands *op, cudaStream_t stream)
 {
+    const size_t smem = SMEM_BYTES(op->stages);
+    static int opted_in = 0;
+    if (!opted_in) {
+        if ((int)smem > op->smem_optin) {
+            const int fit = smem_stages_that_fit(op->smem_optin, SMEM_PER_STAGE, EPI_BYTES,
+                                                 SMEM_ALIGN, 8);
+            fprintf(stderr, "--stages: %d stages need %zu bytes of shared memory; this device allows "
+                    "%d per block: use --stages %d or fewer\n", op->stages, smem, op->smem_optin, fit);
+            exit(fit >= MIN_STAGES ? EXIT_BAD_ARGS : EXIT_NO_DEVICE);
+        }
+        CUDA_CHECK(cudaFuncSetAttribute(pingpong_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        (int)SMEM_BYTES(MAX_STAGES)));
+        CUDA_CHECK(cudaFuncSetAttribute(pingpong_kernel_traced,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        (int)SMEM_BYTES(MAX_STAGES)));
+        opted_in = 1;
+    }
     const step07_plan *p = (const step07_plan *)op->plan;
-    cudaLaunchAttribute attr;
-    const cudaLaunchConfig_t cfg = launch_config(p->grid, SMEM_BYTES(op->stages), stream, &attr);
-    if (CLUSTER_M == 1) {   /* measured: a cluster launch of size 1 alone cost 35% (NOTES.md) */
-        pingpong_kernel<<<p->grid, THREADS, SMEM_BYTES(op->stages), stream>>>(p->a, p->b, p->d, op->d, op->m, op->n,
+    if (TRACE_ON(op->trace))
+        pingpong_kernel_traced<<<p->grid, THREADS, smem, stream>>>(
+            p->a, p->b, p->d, op->d, op->m, op->n, op->k, op->stages, p->prm, op->trace,
+            op->plant_bug);
+    else
+        pingpong_kernel<<<p->grid, THREADS, smem, stream>>>(p->a, p->b, p->d, op->d, op->m, op->n,
                                                             op->k, op->stages, p->prm, op->trace,
                                                             op->plant_bug);
-        CUDA_CHECK_LAUNCH();
-        return;
-    }
-    if (TRACE_ON(op->trace))
-        CUDA_CHECK(cudaLaunchKernelEx(&cfg, pingpong_kernel_traced, p->a, p->b, p->d, op->d, op->m,
-                                      op->n, op->k, op->stages, p->prm, op->trace, op->plant_bug));
-    else
-        CUDA_CHECK(cudaLaunchKernelEx(&cfg, pingpong_kernel, p->a, p->b, p->d, op->d, op->m, op->n,
-                                      op->k, op->stages, p->prm, op->trace, op->plant_bug));
     CUDA_CHECK_LAUNCH();
 }
 
@@ -578,7 +485,7 @@ int main(int argc, char **argv)
     static const gemm_step step = {
         "07", "pingpong",
         "pingpong GEMM: two consumer warpgroups, a tile each, take turns on the tensor cores "
-        "(named barriers); persistent, setmaxnreg 40/232, TMA-store epilogue, clusters of " STR(CLUSTER_M) " with multicast B (" VARIANT ")",
+        "(named barriers); persistent, setmaxnreg 24/240, TMA-store epilogue (" VARIANT ")",
         VARIANT, MIN_STAGES, MAX_STAGES, DEFAULT_STAGES,
         {9, 0, 1, "wgmma, setmaxnreg and TMA need an sm_90a (Hopper H100/H200) GPU"},
         prepare_step07, release_step07, launch_step07, 1 + CONSUMER_WGS, "warpgroup", 1};
