@@ -21,7 +21,8 @@
  *    then move one tile column right.  Along N: the same with rows and
  *    columns swapped.  The last group may be narrower (rows 3-4 on the
  *    left, columns 3-4 on the right).
- *    group = 1 is plain row-major (along N) or column-major (along M) order.
+ *    group = 1 is plain row-major order along M (a group is one tile row)
+ *    and column-major along N; a group as wide as the grid gives the reverse.
  *
  * 2. Which work indices does this CTA take?  (tile_walk_*)
  *    CTA b of a grid of G starts at index b and strides by G: b, b+G, b+2G...
@@ -104,6 +105,7 @@ TILE_SCHED_FN void tile_sched_wave_footprint(int tiles_m, int tiles_n, int group
         const int width = group_tiles < group ? group_tiles : group;
         in_group = W < width ? W : width;
         across = (W + width - 1) / width;
+        if (across > slow_tiles) across = slow_tiles;   /* W past the last tile */
     } else {                                   /* whole groups (and part of the next) */
         const int full = W / per_group, rest = W - full * per_group;
         in_group = full * group + (rest < group ? rest : group);
