@@ -16,7 +16,7 @@
  *     commits once per iteration must commit even when it had nothing to
  *     copy (an empty group is complete at once): skip one and
  *     wait_group(n) suddenly means "one group later" and lets a stage be read
- *     before it landed (HOPPER_PTX_CARD.md, pitfall 18).
+ *     before it landed (docs/hopper_ptx.md, "Pitfalls", 8).
  *
  * Shared-memory operands are 32-bit shared-window addresses, e.g.
  * (uint32_t)__cvta_generic_to_shared(p), as everywhere in common/. */
