@@ -276,7 +276,12 @@ static int gemm_main(int argc, char **argv, const gemm_step *step)
         row_store st;
         char variant[96];
         memset(&r, 0, sizeof r);
-        snprintf(variant, sizeof variant, "%s%s", o.variant ? o.variant : step->variant,
+        /* A non-default raster group is part of what was measured: label it,
+         * so the bench's group sweep does not overwrite the default rows. */
+        char group[24] = "";
+        if (step->has_group && o.group != GEMM_DEFAULT_GROUP && !o.variant)
+            snprintf(group, sizeof group, "_group%d", o.group);
+        snprintf(variant, sizeof variant, "%s%s%s", o.variant ? o.variant : step->variant, group,
                  o.exact ? "+exact" : "");
         r.step = step->step;
         r.variant = variant;
