@@ -2,7 +2,8 @@
  *
  * Concept: one shared-memory buffer (one "slot") between producer warps, which
  * copy a chunk of x from global memory into it (cp.async, 16 bytes per
- * thread per copy), and consumer warps, which compute y = f(x) from it.  Two barriers per chunk make the hand-off safe:
+ * thread per copy), and consumer warps, which compute y = f(x) from it.  Two
+ * barriers per chunk make the hand-off safe:
  *
  *   RAW  consumers must not read the slot before the producers wrote it;
  *   WAR  producers must not overwrite it before the consumers read it.
