@@ -15,6 +15,7 @@ set ylabel "TFLOP/s ÷ cuBLAS TFLOP/s"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border -1
+set style textbox opaque noborder margins 1, 1   # a value stays legible over the 1.0 line
 set yrange [0:*]
 set offsets 0, 0, graph 0.12, 0
 set grid ytics
@@ -24,5 +25,5 @@ sizecolors = "#1f77b4 #ff7f0e #2ca02c"
 # x + (j - (nc - 1) / 2) / (nc + 1)
 plot for [c = 2:nc + 1] data using c:xtic(1) lc rgb word(sizecolors, c - 1), \
      for [j = 0:nc - 1] data using ($0 + (j - (nc - 1) / 2.) / (nc + 1.)):j + 2:(sprintf("%.2f", column(j + 2))) \
-        with labels offset 0,0.7 notitle, \
+        with labels boxed offset 0,0.8 notitle, \
      1 with lines dt 2 lw 2 lc rgb "black" title "cuBLAS = 1.0"

@@ -7,15 +7,24 @@
 #
 # For every RESULTS_DIR/<gpu>.csv (rows with the same key step, variant, m, n,
 # k, n_elems, work, stages: the last one wins; '#' lines ignored) it renders
+#   <gpu>_progression.png   every step's ratio to its reference: 01-03 vs the
+#                           D2D copy at the default work and stages, 04-07 vs
+#                           cuBLAS at 4096^3 and 8192^3
 #   <gpu>_gemm_tflops.png   TFLOP/s vs M=N=K per GEMM step, with cuBLAS
-#   <gpu>_gemm_ratio.png    ratio to cuBLAS at 4096^3 and 8192^3 per step
+#   <gpu>_gemm_ratio.png    ratio to cuBLAS at 4096^3 and 8192^3 per step (and
+#                           per raster group of a --group sweep)
 #   <gpu>_stream_stages.png step 03 GB/s vs stages, copy and steps 01/02 lines
 #   <gpu>_stream_work.png   time vs work for steps 01-03 and the copy
 # and for every RESULTS_DIR/timeline_stepNN.csv a Gantt chart
 # timeline_stepNN.png.  A plot without data is not drawn (and a stale PNG of
 # that name is removed).  Then it rewrites the text between
 #   <!-- BEGIN results KEY -->  and  <!-- END results KEY -->
-# in README.md and step*/README.md; KEY is stream, gemm, stepNN or plots.
+# in README.md and step*/README.md; KEY is stream, gemm, stepNN, plots,
+# progression (the course GPU's progression plot) or steps (the table of steps:
+# plots/steps.tsv plus the course GPU's headline numbers).
+# Which rows: always the latest in the file (the bench appends).  A GEMM row
+# whose variant ends in _groupN (the steps add it for --group N other than the
+# default) belongs to the --group sweep, never to a step's headline numbers.
 # Running it twice gives the same files.  Needs sh, awk (POSIX: mawk is fine)
 # and gnuplot with the pngcairo terminal (without gnuplot only the tables are
 # written).
@@ -28,6 +37,9 @@
 #   TIMELINE_US  width of the timeline window in µs from the first record of
 #                the first traced CTA (default 30)
 #   GNUPLOT      the gnuplot command (default gnuplot)
+#   COURSE_GPU   the results file (name without .csv) whose rows the progression
+#                and steps keys show (default NVIDIA_H100_80GB_HBM3; if it has no
+#                rows: the file covering the most steps)
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -66,6 +78,10 @@ if ! command -v "$GNUPLOT" >/dev/null 2>&1; then
     HAVE_GNUPLOT=0
     echo "render.sh: gnuplot not found: no PNGs rendered (install gnuplot-nox); tables only" >&2
 fi
+
+# The tile scheduler's default raster group (rows of a --group sweep carry
+# _groupN in their variant; the default rows carry none).
+DEFGROUP=$(sed -n 's/^#define GEMM_DEFAULT_GROUP \([0-9][0-9]*\).*/\1/p' "$ROOT/common/args.h" 2>/dev/null | head -n 1)
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/render.XXXXXX") || exit 2
 trap 'rm -rf "$T"' EXIT
@@ -114,9 +130,16 @@ BEGIN { FS = "\t" }
     GB[nrow] = $11; RN[nrow] = $12; RV[nrow] = $13; RR[nrow] = $14; RE[nrow] = $15
     G[nrow] = $16; CLK[nrow] = $17; CU[nrow] = $18; REV[nrow] = $19; DT[nrow] = $20
     L[nrow] = $21 + 0
+    # A variant label ending in _groupN (+exact) is a run at a non-default
+    # raster group (the step appends it for --group N != its default): VG =
+    # N, "" for the default configuration.  +exact rows are correctness runs.
+    v = $2; EX[nrow] = sub(/\+exact$/, "", v)
+    VG[nrow] = match(v, /_group[0-9]+$/) ? substr(v, RSTART + 6) + 0 : ""
 }
 
-function isgemm(i) { return M[i] != "" && N[i] != "" && K[i] != "" && TF[i] != "" && MS[i] != "" }
+function isgemm(i) { return M[i] != "" && N[i] != "" && K[i] != "" && TF[i] != "" && MS[i] != "" && !EX[i] }
+# a GEMM row of the step's default configuration (not a --group sweep row)
+function isgd(i) { return isgemm(i) && VG[i] == "" }
 function isstream(i) { return !isgemm(i) && W[i] != "" && GB[i] != "" && MS[i] != "" }
 function issq(i) { return M[i] == N[i] && N[i] == K[i] }
 
@@ -177,11 +200,11 @@ function setup(   i, s, n, seen) {
     for (n = 1; n <= NGS; n++) {
         s = GS[n]
         mreset()
-        for (i = 1; i <= nrow; i++) if (S[i] == s && isgemm(i) && issq(i)) madd(ST[i], L[i])
+        for (i = 1; i <= nrow; i++) if (S[i] == s && isgd(i) && issq(i)) madd(ST[i], L[i])
         DST[s] = mget()
         if (DST[s] == "") {
             mreset()
-            for (i = 1; i <= nrow; i++) if (S[i] == s && isgemm(i)) madd(ST[i], L[i])
+            for (i = 1; i <= nrow; i++) if (S[i] == s && isgd(i)) madd(ST[i], L[i])
             DST[s] = mget()
         }
     }
@@ -212,14 +235,35 @@ function setup(   i, s, n, seen) {
     GPU = last ? G[last] : ""
 }
 
-# latest GEMM row of step s at m x n x k with stages st ("" = any)
+# latest GEMM row of step s's default configuration at m x n x k with stages
+# st ("" = any)
 function pickg(s, m, n, k, st,   i, b) {
     b = 0
     for (i = 1; i <= nrow; i++)
-        if (S[i] == s && isgemm(i) && M[i] + 0 == m && N[i] + 0 == n && K[i] + 0 == k && (st == "" || ST[i] == st) && (b == 0 || L[i] > L[b]))
+        if (S[i] == s && isgd(i) && M[i] + 0 == m && N[i] + 0 == n && K[i] + 0 == k && (st == "" || ST[i] == st) && (b == 0 || L[i] > L[b]))
             b = i
     return b
 }
+# latest GEMM row of step s at raster group g (a --group sweep row) at
+# m x n x k, at the step's default stages if there is one
+function pickgg(s, m, n, k, g,   i, b, pass) {
+    for (pass = 1; pass <= 2; pass++) {
+        b = 0
+        for (i = 1; i <= nrow; i++)
+            if (S[i] == s && isgemm(i) && VG[i] "" == g "" && M[i] + 0 == m && N[i] + 0 == n && K[i] + 0 == k && (pass == 2 || ST[i] == DST[s]) && (b == 0 || L[i] > L[b]))
+                b = i
+        if (b) return b
+    }
+    return 0
+}
+# the raster groups of step s's --group sweep rows, ascending, into a[]
+function sgroups(s, a,   i, n, seen) {
+    n = 0
+    for (i = 1; i <= nrow; i++) if (S[i] == s && isgemm(i) && VG[i] != "" && !(VG[i] in seen)) { seen[VG[i]] = 1; a[++n] = VG[i] }
+    sortnum(a, n)
+    return n
+}
+function glabel(g) { return g == "" ? (defgroup == "" ? "default" : defgroup " (default)") : g }
 # latest streaming row of step s at work w, stages st ("" = any), n_elems NE0 if there is one
 function picks(s, w, st,   i, b, pass) {
     for (pass = 1; pass <= 2; pass++) {
@@ -231,11 +275,12 @@ function picks(s, w, st,   i, b, pass) {
     }
     return 0
 }
-# is row i the latest of its (step, shape or work, n_elems, stages)?  Rows that
-# differ only by variant label show once, the latest.
+# is row i the latest of its (step, shape or work, n_elems, stages, raster
+# group)?  Rows that differ only by variant label (a renamed tile
+# configuration) show once, the latest.
 function latest(i,   j) {
     for (j = 1; j <= nrow; j++)
-        if (S[j] == S[i] && ST[j] == ST[i] && M[j] == M[i] && N[j] == N[i] && K[j] == K[i] && W[j] == W[i] && NE[j] == NE[i] && L[j] > L[i])
+        if (S[j] == S[i] && VG[j] == VG[i] && ST[j] == ST[i] && M[j] == M[i] && N[j] == N[i] && K[j] == K[i] && W[j] == W[i] && NE[j] == NE[i] && L[j] > L[i])
             return 0
     return 1
 }
@@ -312,11 +357,11 @@ function md_stream(   n, s, i, b, t, out) {
     print ""
     print footer()
 }
-function gemm_row(i, withstep) {
+function gemm_row(i, withstep, suffix) {
     use(i)
-    return "| " (withstep ? steplabel(S[i]) " | " : "") shape(M[i], N[i], K[i]) " | " dash(ST[i]) " | " fms(MS[i]) " | " f(TF[i], "%.1f") " | " f(RV[i], "%.1f") " | " f(ratio(i), "%.3f") " |"
+    return "| " (withstep ? steplabel(S[i]) suffix " | " : "") shape(M[i], N[i], K[i]) " | " dash(ST[i]) " | " fms(MS[i]) " | " f(TF[i], "%.1f") " | " f(RV[i], "%.1f") " | " f(ratio(i), "%.3f") " |"
 }
-function md_gemm(   n, s, i, j, nsh, sh, out, p) {
+function md_gemm(   n, s, i, j, nsh, sh, out, p, ng, gl, g) {
     ureset(); out = ""
     nsh = split("4096x4096x4096 8192x8192x8192 1024x1024x14336 4096x14336x4096 4096x4096x14336", sh, " ")
     for (n = 1; n <= NGS; n++) {
@@ -327,6 +372,14 @@ function md_gemm(   n, s, i, j, nsh, sh, out, p) {
             if (!i) i = pickg(s, p[1], p[2], p[3], "")
             if (i) out = out gemm_row(i, 1) "\n"
         }
+        # the --group sweep: the same shapes at other raster group sizes
+        ng = sgroups(s, gl)
+        for (g = 1; g <= ng; g++)
+            for (j = 1; j <= nsh; j++) {
+                split(sh[j], p, "x")
+                i = pickgg(s, p[1], p[2], p[3], gl[g])
+                if (i) out = out gemm_row(i, 1, ", group " gl[g]) "\n"
+            }
     }
     if (out == "") return
     print provenance("bf16 in, fp32 accumulate, D = A·Bᵀ (TN)")
@@ -337,21 +390,34 @@ function md_gemm(   n, s, i, j, nsh, sh, out, p) {
     print ""
     print footer()
 }
-function md_step(s,   i, n, a, out1, out2, cnt, keyc, k, shp, nd) {
-    ureset(); out1 = ""; out2 = ""
+function md_step(s,   i, n, a, out1, out2, out3, cnt, keyc, k, shp, nd, ng, gl, g, j, seen) {
+    ureset(); out1 = ""; out2 = ""; out3 = ""
     if ((s, "g") in isg) {
         n = 0
-        for (i = 1; i <= nrow; i++) if (S[i] == s && isgemm(i) && ST[i] == DST[s] && latest(i)) a[++n] = i
+        for (i = 1; i <= nrow; i++) if (S[i] == s && isgd(i) && ST[i] == DST[s] && latest(i)) a[++n] = i
         sortrows(a, n)
         for (i = 1; i <= n; i++) out1 = out1 gemm_row(a[i], 0) "\n"
         # shapes run at more than one stages value: the stages sweep
         split("", cnt)
-        for (i = 1; i <= nrow; i++) if (S[i] == s && isgemm(i)) { k = M[i] "x" N[i] "x" K[i]; if (!((k, ST[i]) in keyc)) { keyc[k, ST[i]] = 1; cnt[k]++ } }
+        for (i = 1; i <= nrow; i++) if (S[i] == s && isgd(i)) { k = M[i] "x" N[i] "x" K[i]; if (!((k, ST[i]) in keyc)) { keyc[k, ST[i]] = 1; cnt[k]++ } }
         n = 0
-        for (i = 1; i <= nrow; i++) if (S[i] == s && isgemm(i) && cnt[M[i] "x" N[i] "x" K[i]] > 1 && latest(i)) a[++n] = i
+        for (i = 1; i <= nrow; i++) if (S[i] == s && isgd(i) && cnt[M[i] "x" N[i] "x" K[i]] > 1 && latest(i)) a[++n] = i
         sortrows(a, n)
         for (i = 1; i <= n; i++) out2 = out2 gemm_row(a[i], 0) "\n"
-        if (out1 == "" && out2 == "") return
+        # the --group sweep: each shape it ran, at the default group and the others
+        ng = sgroups(s, gl)
+        n = 0
+        for (i = 1; i <= nrow; i++) if (S[i] == s && isgemm(i) && VG[i] != "" && !((M[i], N[i], K[i]) in seen)) { seen[M[i], N[i], K[i]] = 1; a[++n] = i }
+        sortrows(a, n)
+        for (j = 1; j <= n; j++) {
+            i = pickg(s, M[a[j]], N[a[j]], K[a[j]], DST[s])
+            if (i) out3 = out3 group_row(i) "\n"
+            for (g = 1; g <= ng; g++) {
+                i = pickgg(s, M[a[j]], N[a[j]], K[a[j]], gl[g])
+                if (i) out3 = out3 group_row(i) "\n"
+            }
+        }
+        if (out1 == "" && out2 == "" && out3 == "") return
         print provenance("")
         if (out1 != "") {
             print ""
@@ -368,6 +434,14 @@ function md_step(s,   i, n, a, out1, out2, cnt, keyc, k, shp, nd) {
             print "| M×N×K | stages | ms | TFLOP/s | cuBLAS TFLOP/s | ratio |"
             print "|---|---:|---:|---:|---:|---:|"
             printf "%s", out2
+        }
+        if (out3 != "") {
+            print ""
+            print "Raster group sweep (`--group`, tiles per group of the tile scheduler):"
+            print ""
+            print "| M×N×K | group | stages | ms | TFLOP/s | cuBLAS TFLOP/s | ratio |"
+            print "|---|---:|---:|---:|---:|---:|---:|"
+            printf "%s", out3
         }
         print ""
         print footer()
@@ -407,6 +481,10 @@ function md_step(s,   i, n, a, out1, out2, cnt, keyc, k, shp, nd) {
     print ""
     print footer()
 }
+function group_row(i) {
+    use(i)
+    return "| " shape(M[i], N[i], K[i]) " | " glabel(VG[i]) " | " dash(ST[i]) " | " fms(MS[i]) " | " f(TF[i], "%.1f") " | " f(RV[i], "%.1f") " | " f(ratio(i), "%.3f") " |"
+}
 function swork_row(i) {
     use(i)
     return "| " W[i] " | " dash(ST[i]) " | " fms(MS[i]) " | " f(GB[i], "%.0f") " | " f(RV[i], "%.0f") " | " f(ratio(i), "%.2f") " | " f(CLK[i], "%.0f") " |"
@@ -416,7 +494,7 @@ function swork_row(i) {
 function gemm_sizes(sz,   i, n, seen, g) {
     n = 0
     for (i = 1; i <= nrow; i++)
-        if (isgemm(i) && issq(i) && ST[i] == DST[S[i]] && !(M[i] in seen)) { seen[M[i]] = 1; sz[++n] = M[i] }
+        if (isgd(i) && issq(i) && ST[i] == DST[S[i]] && !(M[i] in seen)) { seen[M[i]] = 1; sz[++n] = M[i] }
     sortnum(sz, n)
     return n
 }
@@ -424,7 +502,7 @@ function gemm_plot_steps(   n, s, i, out) {
     out = ""
     for (n = 1; n <= NGS; n++) {
         s = GS[n]
-        for (i = 1; i <= nrow; i++) if (S[i] == s && isgemm(i) && issq(i) && ST[i] == DST[s]) { out = out (out == "" ? "" : " ") s; break }
+        for (i = 1; i <= nrow; i++) if (S[i] == s && isgd(i) && issq(i) && ST[i] == DST[s]) { out = out (out == "" ? "" : " ") s; break }
     }
     return out
 }
@@ -445,7 +523,16 @@ function gemm_tflops(   sz, nsz, st, nst, j, n, i, line, c, cn) {
         print line "\t" (cn ? sprintf("%.2f", c / cn) : "NaN")
     }
 }
-function gemm_ratio(   n, s, i4, i8, r4, r8, h4, h8, line) {
+function ratio_line(label, i4, i8, h4, h8,   r4, r8, line) {
+    r4 = i4 ? ratio(i4) : ""; r8 = i8 ? ratio(i8) : ""
+    line = label
+    if (h4) line = line "\t" (r4 == "" ? "NaN" : sprintf("%.3f", r4))
+    if (h8) line = line "\t" (r8 == "" ? "NaN" : sprintf("%.3f", r8))
+    return line
+}
+# one bar group per step (its default configuration), then one per raster
+# group of its --group sweep ("step 06, group 1")
+function gemm_ratio(   n, s, i4, i8, h4, h8, ng, gl, g) {
     # only the sizes some step has a row at
     for (n = 1; n <= NGS; n++) {
         if (pickg(GS[n], 4096, 4096, 4096, DST[GS[n]])) h4 = 1
@@ -456,12 +543,12 @@ function gemm_ratio(   n, s, i4, i8, r4, r8, h4, h8, line) {
     for (n = 1; n <= NGS; n++) {
         s = GS[n]
         i4 = pickg(s, 4096, 4096, 4096, DST[s]); i8 = pickg(s, 8192, 8192, 8192, DST[s])
-        if (!i4 && !i8) continue
-        r4 = i4 ? ratio(i4) : ""; r8 = i8 ? ratio(i8) : ""
-        line = "step " s
-        if (h4) line = line "\t" (r4 == "" ? "NaN" : sprintf("%.3f", r4))
-        if (h8) line = line "\t" (r8 == "" ? "NaN" : sprintf("%.3f", r8))
-        print line
+        if (i4 || i8) print ratio_line("step " s, i4, i8, h4, h8)
+        ng = sgroups(s, gl)
+        for (g = 1; g <= ng; g++) {
+            i4 = h4 ? pickgg(s, 4096, 4096, 4096, gl[g]) : 0; i8 = h8 ? pickgg(s, 8192, 8192, 8192, gl[g]) : 0
+            if (i4 || i8) print ratio_line("step " s ", group " gl[g], i4, i8, h4, h8)
+        }
     }
 }
 function median(a, n) { sortnum(a, n); return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
@@ -508,6 +595,99 @@ function stream_work(   st, nst, i, j, n, ws, nws, seen, line, c, cn) {
     }
 }
 
+# --- the course in one picture and one table: each step's headline row ---
+# streaming step s: its row at the default work and stages (as md_stream)
+function head_s(s) { return picks(s, W0, SDST[s]) }
+# the steps with a headline row, in order, into a[]; kind[s] = "s" or "g"
+function head_steps(a, kind,   n, m, i4, i8) {
+    m = 0
+    for (n = 1; n <= NSS; n++) if (head_s(SS[n])) { a[++m] = SS[n]; kind[SS[n]] = "s" }
+    for (n = 1; n <= NGS; n++) {
+        if (GS[n] in kind) continue
+        i4 = pickg(GS[n], 4096, 4096, 4096, DST[GS[n]]); i8 = pickg(GS[n], 8192, 8192, 8192, DST[GS[n]])
+        if (i4 || i8) { a[++m] = GS[n]; kind[GS[n]] = "g" }
+    }
+    sortstr(a, m)
+    return m
+}
+# progression plot data: "#gp " lines (gnuplot settings), then per step
+# x, ratio to the copy (steps 01-03), ratio to cuBLAS at 4096^3, at 8192^3
+function progression(   a, kind, m, j, s, i, i4, i8, r, r4, r8, tics, mx, ns, ng, sep, h4, h8, st, w) {
+    m = head_steps(a, kind)
+    if (!m) return
+    tics = ""; mx = 1; ns = 0; ng = 0; sep = ""; h4 = 0; h8 = 0; st = ""
+    for (j = 1; j <= m; j++) {
+        s = a[j]
+        tics = tics (j > 1 ? ", " : "") "\"step " s "\\n" stepname(s) "\" " j
+        if (j > 1 && kind[s] != kind[a[j - 1]]) sep = j - 0.5
+        if (kind[s] == "s") {
+            ns++
+            i = head_s(s); r = ratio(i)
+            if (r != "" && r > mx) mx = r
+            st = st (st == "" ? "" : ", ") s ": " ST[i]
+            printf "%d\t%s\tNaN\tNaN\n", j, (r == "" ? "NaN" : sprintf("%.3f", r))
+        } else {
+            ng++
+            i4 = pickg(s, 4096, 4096, 4096, DST[s]); i8 = pickg(s, 8192, 8192, 8192, DST[s])
+            r4 = i4 ? ratio(i4) : ""; r8 = i8 ? ratio(i8) : ""
+            if (r4 != "") { h4 = 1; if (r4 > mx) mx = r4 }
+            if (r8 != "") { h8 = 1; if (r8 > mx) mx = r8 }
+            printf "%d\tNaN\t%s\t%s\n", j, (r4 == "" ? "NaN" : sprintf("%.3f", r4)), (r8 == "" ? "NaN" : sprintf("%.3f", r8))
+        }
+    }
+    printf "#gp set xtics (%s)\n", tics
+    printf "#gp nsteps = %d; nstream = %d; ngemm = %d; has4096 = %d; has8192 = %d\n", m, ns, ng, h4, h8
+    printf "#gp sep = %s; ymax = %.3f\n", (sep == "" ? "NaN" : sep), mx
+    w = W0 == "" ? "" : "work " W0 ", "
+    printf "#gp streamnote = \"%sstages %s\"\n", w, st
+}
+# the steps table of the course's front page: every step folder (folders =
+# "NN dir NN dir ...") and every step with rows; concept and hardware
+# feature from the file meta ("NN<tab>concept<tab>feature" lines)
+function md_steps(   a, kind, m, j, s, i, i4, i8, all, n, seen, dir, nf, fl, line, concept, hw, num, rat, k) {
+    ureset()
+    m = head_steps(a, kind)
+    n = 0
+    nf = split(folders, fl, " ")
+    for (j = 1; j + 1 <= nf; j += 2) { dir[fl[j]] = fl[j + 1]; if (!(fl[j] in seen)) { seen[fl[j]] = 1; all[++n] = fl[j] } }
+    for (j = 1; j <= m; j++) if (!(a[j] in seen)) { seen[a[j]] = 1; all[++n] = a[j] }
+    sortstr(all, n)
+    if (!n) return
+    if (meta != "") {
+        while ((getline line < meta) > 0) {
+            if (line ~ /^#/ || line !~ /\t/) continue
+            k = split(line, fl, "\t")
+            concept[fl[1]] = fl[2]; hw[fl[1]] = (k >= 3 ? fl[3] : "")
+        }
+        close(meta)
+    }
+    print "| step | concept | hardware feature | measured | ratio to its reference |"
+    print "|---|---|---|---:|---:|"
+    for (j = 1; j <= n; j++) {
+        s = all[j]
+        line = "| " (s in dir ? "[" s " " substr(dir[s], 8) "](" rel dir[s] "/)" : s) " | " dash(concept[s]) " | " dash(hw[s]) " | "
+        if (kind[s] == "s") {
+            i = head_s(s); use(i)
+            num = f(GB[i], "%.0f") " GB/s"; rat = f(ratio(i), "%.2f") " of the copy"
+        } else if (kind[s] == "g") {
+            i4 = pickg(s, 4096, 4096, 4096, DST[s]); i8 = pickg(s, 8192, 8192, 8192, DST[s])
+            if (i4) use(i4)
+            if (i8) use(i8)
+            num = (i4 ? f(TF[i4], "%.0f") : "–") " · " (i8 ? f(TF[i8], "%.0f") : "–") " TFLOP/s"
+            rat = (i4 ? f(ratio(i4), "%.2f") : "–") " · " (i8 ? f(ratio(i8), "%.2f") : "–") " of cuBLAS"
+        } else {
+            num = "not measured yet"; rat = "–"
+        }
+        print line num " | " rat " |"
+    }
+    print ""
+    if (!m) { print "<sub>No recorded results yet: run `make bench` on a GPU.</sub>"; return }
+    k = ""
+    for (j = 1; j <= m; j++) if (kind[a[j]] == "s") { k = "streaming at work = " W0 " FMAs per element, n = " NE0 " floats"; break }
+    for (j = 1; j <= m; j++) if (kind[a[j]] == "g") { k = k (k == "" ? "" : "; ") "GEMM at 4096³ · 8192³"; break }
+    print "<sub>" provenance(k "; default stages") ". Each ratio: the medians of the step and of its reference (D2D copy or cuBLAS), timed interleaved launch by launch in the same run. Generated by make plots from " src "; do not edit.</sub>"
+}
+
 END {
     setup()
     for (n = 1; n <= NGS; n++) isg[GS[n], "g"] = 1
@@ -522,6 +702,8 @@ END {
     else if (what == "md_stream") md_stream()
     else if (what == "md_gemm") md_gemm()
     else if (what == "md_step") md_step(step)
+    else if (what == "progression") progression()
+    else if (what == "md_steps") md_steps()
 }
 EOF
 
@@ -668,7 +850,7 @@ for csv in "$RESULTS_DIR"/*.csv; do
     awk -f "$T/dedup.awk" "$csv" | sort -t "$TAB" -k21,21n >"$tsv"
     # a plot this data cannot draw any more must not linger (only when we can redraw)
     if [ "$HAVE_GNUPLOT" = 1 ]; then
-        for kind in gemm_tflops gemm_ratio stream_stages stream_work; do rm -f "$PLOTS_OUT/${base}_$kind.png"; done
+        for kind in progression gemm_tflops gemm_ratio stream_stages stream_work; do rm -f "$PLOTS_OUT/${base}_$kind.png"; done
     fi
     if [ ! -s "$tsv" ]; then
         echo "  $csv: no rows"
@@ -677,9 +859,18 @@ for csv in "$RESULTS_DIR"/*.csv; do
     GPUS="$GPUS $base"
     echo "$csv: $(wc -l <"$tsv" | tr -d ' ') rows"
     [ "$HAVE_GNUPLOT" = 1 ] || continue
-    A() { awk -v what="$1" -v src="$RESULTS_SHOWN/$base.csv" -f "$T/analyze.awk" "$tsv"; }
+    A() { awk -v what="$1" -v src="$RESULTS_SHOWN/$base.csv" -v defgroup="$DEFGROUP" -f "$T/analyze.awk" "$tsv"; }
     gpu=$(A gpu)
     [ -n "$gpu" ] || gpu=$base
+
+    A progression >"$T/$base.progression"
+    if [ -s "$T/$base.progression" ]; then
+        sed -n 's/^#gp //p' "$T/$base.progression" >"$T/$base.progression.gp"
+        grep -v '^#gp ' "$T/$base.progression" >"$T/$base.progression.dat"
+        gp progression.gp "$T/$base.progression.dat" "$T/$base.progression.gp" \
+            "$PLOTS_OUT/${base}_progression.png" "$gpu" &&
+            echo "  $PLOTS_OUT/${base}_progression.png"
+    fi
 
     A gemm_tflops >"$T/$base.gemm_tflops"
     if [ -s "$T/$base.gemm_tflops" ]; then
@@ -739,7 +930,7 @@ content() {
     esac
     : >"$out"
     for base in $GPUS; do
-        awk -v what="$what" -v step="$step" -v src="$RESULTS_SHOWN/$base.csv" \
+        awk -v what="$what" -v step="$step" -v src="$RESULTS_SHOWN/$base.csv" -v defgroup="$DEFGROUP" \
             -f "$T/analyze.awk" "$T/$base.tsv" >"$T/section"
         if [ -s "$T/section" ]; then
             [ -s "$out" ] && echo >>"$out"
@@ -804,6 +995,57 @@ plots_md() {
     done
 }
 
+# The course GPU: the one whose results the front page's progression plot and
+# steps table show.  COURSE_GPU (a results file name without .csv) when it has
+# rows, else the GPU whose file covers the most steps (ties: the first).
+COURSE_GPU=${COURSE_GPU:-NVIDIA_H100_80GB_HBM3}
+REF=""
+best=-1
+for base in $GPUS; do
+    if [ "$base" = "$COURSE_GPU" ]; then REF=$base; break; fi
+    n=$(cut -f1 "$T/$base.tsv" | sort -u | wc -l)
+    if [ "$n" -gt "$best" ]; then best=$n; REF=$base; fi
+done
+
+# progression_md MDFILE: the course GPU's progression plot, and links to the
+# other GPUs' ones
+progression_md() {
+    md=$1
+    mddir=$(cd "$(dirname "$md")" && pwd)
+    rel=$(relpath "$mddir" "$PLOTS_OUT")
+    [ -n "$REF" ] && [ -f "$PLOTS_OUT/${REF}_progression.png" ] || return 0
+    gpu=$(awk -v what=gpu -f "$T/analyze.awk" "$T/$REF.tsv")
+    echo "![$gpu: every step's speed as a fraction of its reference (steps 01–03: the D2D copy; steps 04–07: cuBLAS), measured interleaved in the same run]($rel/${REF}_progression.png)"
+    echo
+    others=""
+    for base in $GPUS; do
+        [ "$base" != "$REF" ] && [ -f "$PLOTS_OUT/${base}_progression.png" ] || continue
+        g=$(awk -v what=gpu -f "$T/analyze.awk" "$T/$base.tsv")
+        others="$others${others:+, }[$g]($rel/${base}_progression.png)"
+    done
+    [ -z "$others" ] || echo "<sub>The same plot on other GPUs: $others. Generated by make plots from $RESULTS_SHOWN/; do not edit.</sub>"
+    [ -n "$others" ] || echo "<sub>Generated by make plots from $RESULTS_SHOWN/$REF.csv; do not edit.</sub>"
+}
+
+# steps_md MDFILE: the table of steps (plots/steps.tsv: concept, hardware
+# feature) with the course GPU's headline numbers; links relative to MDFILE
+steps_md() {
+    md=$1
+    mddir=$(cd "$(dirname "$md")" && pwd)
+    rel=$(relpath "$mddir" "$ROOT")
+    [ "$rel" = . ] && rel="" || rel="$rel/"
+    folders=""
+    for d in "$ROOT"/step[0-9][0-9]_*; do
+        [ -f "$d/kernel.cu" ] || continue
+        d=$(basename "$d")
+        folders="$folders $(echo "$d" | cut -c5-6) $d"
+    done
+    data=/dev/null
+    [ -z "$REF" ] || data=$T/$REF.tsv
+    awk -v what=md_steps -v src="$RESULTS_SHOWN/$REF.csv" -v defgroup="$DEFGROUP" -v rel="$rel" \
+        -v folders="$folders" -v meta="$HERE/steps.tsv" -f "$T/analyze.awk" "$data"
+}
+
 # update MDFILE: replace the text between every pair of markers
 cat >"$T/replace.awk" <<'EOF'
 function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t\r]+$/, "", s); return s }
@@ -814,7 +1056,7 @@ function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t\r]+$/, "", s); return s }
         key = t
         sub(/^<!-- BEGIN results /, "", key)
         sub(/ -->$/, "", key)
-        file = (key == "plots") ? plotsfile : dir "/key_" key ".md"
+        file = (key == "plots" || key == "progression" || key == "steps") ? dir "/md_" key ".md" : dir "/key_" key ".md"
         if ((getline probe < file) < 0) {
             printf "render.sh: %s line %d: unknown results key '%s', left as it is\n", FILENAME, NR, key > "/dev/stderr"
             out[++n] = line
@@ -855,11 +1097,16 @@ update_md() {
     md=$1
     keys=$(tr -d '\r' <"$md" | tr '\t' ' ' | sed -n 's/^ *<!-- BEGIN results \([A-Za-z0-9_-]*\) --> *$/\1/p' | sort -u)
     [ -n "$keys" ] || return 0
-    for key in $keys; do [ "$key" = plots ] || content "$key"; done
-    # the image links, without the blank line after the last one
-    plots_md "$md" | awk 'NF { while (blank) { print ""; blank-- } print; next } { blank++ }' >"$T/plots.md"
-    [ -s "$T/plots.md" ] || echo "$NORESULT" >"$T/plots.md"
-    if ! awk -v dir="$T" -v plotsfile="$T/plots.md" -f "$T/replace.awk" "$md" >"$T/md.new"; then
+    for key in $keys; do
+        case $key in
+        plots | progression | steps) ;;   # text that depends on the file's folder (links)
+        *) content "$key"; continue ;;
+        esac
+        # without the blank line after the last line
+        "${key}_md" "$md" | awk 'NF { while (blank) { print ""; blank-- } print; next } { blank++ }' >"$T/md_$key.md"
+        [ -s "$T/md_$key.md" ] || echo "$NORESULT" >"$T/md_$key.md"
+    done
+    if ! awk -v dir="$T" -f "$T/replace.awk" "$md" >"$T/md.new"; then
         ERRORS=$((ERRORS + 1))
         return 0
     fi
