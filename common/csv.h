@@ -1,6 +1,6 @@
 /* csv.h — the results file every bench run appends to (plots/results/<gpu>.csv).
  *
- * One schema for every step (COURSE_DESIGN.md, "Results, bench and plots").
+ * One schema for every step (README.md, "Results"; the columns are listed below).
  * Fields that do not apply are left empty: a NaN double or a negative integer
  * in csv_row means "not applicable".  Plain C, tested in tests/test_cpu.c. */
 #ifndef COMMON_CSV_H

@@ -66,6 +66,26 @@ typedef struct {
 
 static int gemm_main(int argc, char **argv, const gemm_step *step);
 
+/* The --stages range is compiled for the H100/H200's 227 KiB per CTA; the
+ * device the step runs on may allow less (cudaDevAttrMaxSharedMemoryPerBlockOptin,
+ * in op->smem_optin).  `fit` is the most stages it holds and `bytes_of` the
+ * ring's size for a stage count.  Returns if op->stages fits; otherwise exits
+ * 2 when a smaller --stages would fit, 3 when none does. */
+static void gemm_require_stages(const gemm_operands *op, const char *step, int min_stages, int fit,
+                                size_t (*bytes_of)(int stages))
+{
+    if (op->stages <= fit) return;
+    if (fit >= min_stages) {
+        fprintf(stderr, "--stages: %d stages need %zu bytes of shared memory; this device allows %d "
+                "per block: use --stages %d or fewer\n", op->stages, bytes_of(op->stages),
+                op->smem_optin, fit);
+        exit(EXIT_BAD_ARGS);
+    }
+    fprintf(stderr, "step%s: this device allows %d bytes of shared memory per block; the smallest "
+            "ring (%d stages) needs %zu\n", step, op->smem_optin, min_stages, bytes_of(min_stages));
+    exit(EXIT_NO_DEVICE);
+}
+
 #include "gemm_impl.cuh"
 
 #endif

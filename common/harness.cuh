@@ -30,7 +30,7 @@
 #define GIT_REV "unknown"
 #endif
 
-/* Exit codes of every step (COURSE_DESIGN.md, "One program, one contract"). */
+/* Exit codes of every step (README.md, "Every program, one contract"). */
 enum { EXIT_OK = 0, EXIT_WRONG = 1, EXIT_BAD_ARGS = 2, EXIT_NO_DEVICE = 3 };
 
 typedef struct {

@@ -14,7 +14,7 @@
  * Coordinates are element offsets, innermost first: {col, row} of the box's
  * first element.  They may run past the matrix: elements outside it are
  * written as zeros, and the full box is still counted in the transaction
- * bytes (PTX card, Step 05 "OOB on load").
+ * bytes (docs/hopper_ptx.md, TMA loads).
  *
  * The data written by a load is made visible to the threads whose wait on
  * the barrier succeeded (the load's complete_tx is a release, try_wait an

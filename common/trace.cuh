@@ -10,7 +10,7 @@
  * (CTA 0 and the last one) appends (t_start, t_end, unit, role, phase, index)
  * records, and the host writes them as CSV for plots/timeline.gp.
  *
- * Caveat (PTX card, pitfall 19): a stamp read right after bar.sync can carry
+ * Caveat (docs/hopper_ptx.md, %globaltimer): a stamp read right after bar.sync can carry
  * the time the warp *issued* the barrier, not when it was released.  The
  * steps stamp the end of a barrier wait only after a dependent shared-memory
  * read, or after an mbarrier try_wait loop (whose branch depends on it). */

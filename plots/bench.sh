@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench.sh — run the benchmark sweeps of the step binaries and append one CSV
-# row per run to the results file of this GPU (COURSE_DESIGN.md, "Results,
-# bench and plots").  `make bench` calls it, then plots/render.sh.
+# row per run to the results file of this GPU (README.md,
+# "Results").  `make bench` calls it, then plots/render.sh.
 #
 #   plots/bench.sh BUILD_DIR CSV [all|quick|stream|gemm]
 #

@@ -597,6 +597,8 @@ static void opt_in(const void *kernel, int stages)
                                     cudaSharedmemCarveoutMaxShared));
 }
 
+static size_t ring_bytes(int stages) { return (size_t)stages * STAGE_BYTES; }
+
 static void launch_step04(const gemm_operands *op, cudaStream_t stream)
 {
     /* Once, for every kernel whose ring this device holds, so the timed loop
@@ -604,18 +606,7 @@ static void launch_step04(const gemm_operands *op, cudaStream_t stream)
     static int opted_in = 0;
     if (!opted_in) {
         const int fit = MIN_(MAX_STAGES, op->smem_optin / STAGE_BYTES);
-        if (fit < op->stages) {
-            if (fit >= MIN_STAGES) {
-                fprintf(stderr, "--stages: %d stages need %d bytes of shared memory; this device "
-                        "allows %d per block: use --stages %d or fewer\n", op->stages,
-                        op->stages * STAGE_BYTES, op->smem_optin, fit);
-                exit(EXIT_BAD_ARGS);
-            }
-            fprintf(stderr, "step04: this device allows %d bytes of shared memory per block; the "
-                    "smallest ring (%d stages) needs %d\n", op->smem_optin, MIN_STAGES,
-                    MIN_STAGES * STAGE_BYTES);
-            exit(EXIT_NO_DEVICE);
-        }
+        gemm_require_stages(op, "04", MIN_STAGES, fit, ring_bytes);
         for (int s = MIN_STAGES; s <= fit; ++s) opt_in((const void *)timed_kernel_for(s), s);
         opt_in((const void *)cpasync_multistage_traced, fit);
         opted_in = 1;

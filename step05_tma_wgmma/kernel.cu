@@ -426,6 +426,8 @@ static void release_step05(void *plan)
     free(plan);
 }
 
+static size_t ring_bytes(int stages) { return (size_t)SMEM_BYTES(stages); }
+
 static void launch_step05(const gemm_operands *op, cudaStream_t stream)
 {
     /* Above 48 KiB of dynamic shared memory a kernel must opt in.  Done once,
@@ -435,18 +437,7 @@ static void launch_step05(const gemm_operands *op, cudaStream_t stream)
     if (!opted_in) {
         const int fit = STAGES_THAT_FIT(op->smem_optin) < MAX_STAGES
                             ? STAGES_THAT_FIT(op->smem_optin) : MAX_STAGES;
-        if (fit < op->stages) {
-            if (fit >= MIN_STAGES) {
-                fprintf(stderr, "--stages: %d stages need %d bytes of shared memory; this device "
-                        "allows %d per block: use --stages %d or fewer\n", op->stages,
-                        SMEM_BYTES(op->stages), op->smem_optin, fit);
-                exit(EXIT_BAD_ARGS);
-            }
-            fprintf(stderr, "step05: this device allows %d bytes of shared memory per block; the "
-                    "smallest ring (%d stages) needs %d\n", op->smem_optin, MIN_STAGES,
-                    SMEM_BYTES(MIN_STAGES));
-            exit(EXIT_NO_DEVICE);
-        }
+        gemm_require_stages(op, "05", MIN_STAGES, fit, ring_bytes);
         CUDA_CHECK(cudaFuncSetAttribute(tma_wgmma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         SMEM_BYTES(fit)));
         CUDA_CHECK(cudaFuncSetAttribute(tma_wgmma_kernel_traced,

@@ -36,7 +36,7 @@
  *   step 05                               step 06
  *   ------------------------------------  ---------------------------------------
  *   grid = #tiles, one tile per CTA       grid = min(#tiles, #SMs), a tile loop
- *   tile_coords(blockIdx.x), group 8      tile_scheduler.h: walk + grouped raster,
+ *   grouped_tile_coords(blockIdx.x, ..8)  tile_scheduler.h: walk + grouped raster,
  *                                         --group, raster along M or N by shape
  *   pipeline state born and dead per CTA  carried across tiles, never reset
  *   168 registers for every warp          setmaxnreg: producer 40, consumers 232
@@ -430,6 +430,9 @@ static void release_step06(void *plan)
     free(plan);
 }
 
+/* The whole dynamic shared memory: ring, epilogue buffers, barriers, alignment slack. */
+static size_t ring_bytes(int stages) { return (size_t)SMEM_BYTES(stages); }
+
 static void launch_step06(const gemm_operands *op, cudaStream_t stream)
 {
     const size_t smem = SMEM_BYTES(op->stages);
@@ -437,18 +440,13 @@ static void launch_step06(const gemm_operands *op, cudaStream_t stream)
     if (!opted_in) {
         /* The ring was sized for 227 KiB; a device that allows less per CTA
          * gets fewer stages (or a clear refusal). */
-        if ((int)smem > op->smem_optin) {
-            const int fit = smem_stages_that_fit(op->smem_optin, SMEM_PER_STAGE, EPI_BYTES,
-                                                 SMEM_ALIGN, 8);
-            fprintf(stderr, "--stages: %d stages need %zu bytes of shared memory; this device allows "
-                    "%d per block: use --stages %d or fewer\n", op->stages, smem, op->smem_optin, fit);
-            exit(fit >= MIN_STAGES ? EXIT_BAD_ARGS : EXIT_NO_DEVICE);
-        }
+        const int fit = smem_stages_that_fit(op->smem_optin, SMEM_PER_STAGE, EPI_BYTES, SMEM_ALIGN, 8);
+        gemm_require_stages(op, "06", MIN_STAGES, fit, ring_bytes);
         CUDA_CHECK(cudaFuncSetAttribute(persistent_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        (int)SMEM_BYTES(MAX_STAGES)));
+                                        (int)SMEM_BYTES(fit)));
         CUDA_CHECK(cudaFuncSetAttribute(persistent_kernel_traced,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        (int)SMEM_BYTES(MAX_STAGES)));
+                                        (int)SMEM_BYTES(fit)));
         opted_in = 1;
     }
     const step06_plan *p = (const step06_plan *)op->plan;

@@ -56,6 +56,7 @@
 #include "named_barrier.cuh"
 #include "pipeline_state.h"
 #include "regs.cuh"
+#include "str.h"
 #include "tile_scheduler.h"
 #include "tma.h"
 #include "tma.cuh"
@@ -97,8 +98,6 @@
 #define B_STAGE_BYTES (BN * BK * 2)             /* the B box, BN rows x 128 B */
 #define STAGE_BYTES (A_STAGE_BYTES + B_STAGE_BYTES)   /* also the expect_tx count */
 #define SMEM_ALIGN 1024                         /* SWIZZLE_128B atom: 8 rows x 128 B */
-#define STR_(x) #x
-#define STR(x) STR_(x)
 #define VARIANT STR(BM) "x" STR(BN) "x64_pingpong"
 #if BN == 128
 #define wgmma_tile_k16 wgmma_m64n128k16_bf16
@@ -449,23 +448,21 @@ static void release_step07(void *plan)
     free(plan);
 }
 
+/* The whole dynamic shared memory: ring, epilogue buffers, barriers, alignment slack. */
+static size_t ring_bytes(int stages) { return (size_t)SMEM_BYTES(stages); }
+
 static void launch_step07(const gemm_operands *op, cudaStream_t stream)
 {
     const size_t smem = SMEM_BYTES(op->stages);
     static int opted_in = 0;
     if (!opted_in) {
-        if ((int)smem > op->smem_optin) {
-            const int fit = smem_stages_that_fit(op->smem_optin, SMEM_PER_STAGE, EPI_BYTES,
-                                                 SMEM_ALIGN, 8);
-            fprintf(stderr, "--stages: %d stages need %zu bytes of shared memory; this device allows "
-                    "%d per block: use --stages %d or fewer\n", op->stages, smem, op->smem_optin, fit);
-            exit(fit >= MIN_STAGES ? EXIT_BAD_ARGS : EXIT_NO_DEVICE);
-        }
+        const int fit = smem_stages_that_fit(op->smem_optin, SMEM_PER_STAGE, EPI_BYTES, SMEM_ALIGN, 8);
+        gemm_require_stages(op, "07", MIN_STAGES, fit, ring_bytes);
         CUDA_CHECK(cudaFuncSetAttribute(pingpong_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        (int)SMEM_BYTES(MAX_STAGES)));
+                                        (int)SMEM_BYTES(fit)));
         CUDA_CHECK(cudaFuncSetAttribute(pingpong_kernel_traced,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        (int)SMEM_BYTES(MAX_STAGES)));
+                                        (int)SMEM_BYTES(fit)));
         opted_in = 1;
     }
     const step07_plan *p = (const step07_plan *)op->plan;
