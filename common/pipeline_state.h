@@ -25,26 +25,34 @@
 #include <stdint.h>
 #include "hd.h"
 
+/* Under gcc HD is empty: `inline` keeps a test that uses only some of these
+ * functions free of unused-function warnings. */
+#if defined(__CUDACC__)
+#define PIPE_FN static HD
+#else
+#define PIPE_FN static inline HD
+#endif
+
 typedef struct {
     uint32_t index;   /* slot to use next, 0..stages-1 */
     uint32_t phase;   /* parity to wait for on that slot's barrier */
     uint32_t stages;  /* ring size S */
 } pipeline_state;
 
-static HD pipeline_state pipeline_consumer_start(uint32_t stages)
+PIPE_FN pipeline_state pipeline_consumer_start(uint32_t stages)
 {
     pipeline_state s = {0u, 0u, stages};
     return s;
 }
 
-static HD pipeline_state pipeline_producer_start(uint32_t stages)
+PIPE_FN pipeline_state pipeline_producer_start(uint32_t stages)
 {
     pipeline_state s = {0u, 1u, stages};
     return s;
 }
 
 /* One step along the ring; the phase flips each time the ring wraps. */
-static HD void pipeline_advance(pipeline_state *s)
+PIPE_FN void pipeline_advance(pipeline_state *s)
 {
     s->index += 1u;
     if (s->index == s->stages) {
@@ -55,7 +63,7 @@ static HD void pipeline_advance(pipeline_state *s)
 
 /* n steps at once (step 07: a consumer warpgroup skips the k-tiles that its
  * partner reads).  The phase flips once per wrap, i.e. (index + n) / S times. */
-static HD void pipeline_advance_by(pipeline_state *s, uint32_t n)
+PIPE_FN void pipeline_advance_by(pipeline_state *s, uint32_t n)
 {
     const uint32_t t = s->index + n;
     s->phase ^= (t / s->stages) & 1u;
@@ -64,7 +72,7 @@ static HD void pipeline_advance_by(pipeline_state *s, uint32_t n)
 
 /* Closed form of `iteration` advances from the consumer start; the producer's
  * phase is this one xor 1.  Used by tests and by code that jumps ahead. */
-static HD pipeline_state pipeline_consumer_at(uint32_t stages, uint64_t iteration)
+PIPE_FN pipeline_state pipeline_consumer_at(uint32_t stages, uint64_t iteration)
 {
     pipeline_state s;
     s.index = (uint32_t)(iteration % stages);

@@ -39,7 +39,6 @@
  *   no ordering between WGs needed        named barriers "mma" and "epi" order
  *                                         the WGs (ids in an enum, never 0)
  *   epilogue buffers per WG               one buffer pair shared, in turns
- *   setmaxnreg 40 / 232                   24 / 240 (more accumulators per thread)
  *
  * Build and run (sm_90a only):
  *   make step07
@@ -67,7 +66,8 @@
  * One warpgroup now holds a whole tile's accumulators: WG_M_BLOCKS m64
  * blocks of BN/2 fp32 registers each.  The register budget decides what is
  * possible: 240 registers per consumer thread (below), ~40 of them for
- * addresses, loop state and the epilogue, leaves ~200 for accumulators:
+ * addresses, loop state and the epilogue, leaves ~200 for accumulators
+ * (with the 24 / 240 split; the default 128 x 128 tile runs with 40 / 232):
  *   128 x 256  256 accumulators: does not fit (step 06 needed two WGs for it)
  *   128 x 192  192 accumulators: fits (QuACK's 128 x 208 shows N need not be
  *              a power of two; BN must be a multiple of the 64-column
@@ -80,7 +80,7 @@
  * Measured (NOTES.md): 128 x 128 is the default; 128 x 192 is faster where
  * its tiles divide the grid of SMs well (8192^3) and slower where they do
  * not (4096^3: 704 tiles = 5.3 per SM, so some SMs run 6).
- *   make step07 BUILD=build/v NVCC_EXTRA=-DBN=192      (128 x 192 tiles) */
+ *   make step07 BUILD=build/v NVCC_EXTRA="-DBN=192 -DPRODUCER_REGS=24 -DCONSUMER_REGS=240" */
 #ifndef WG_M_BLOCKS
 #define WG_M_BLOCKS 2
 #endif
@@ -109,11 +109,18 @@
 #error "BN must be 128, 192 or 256 (a wgmma wrapper in wgmma.cuh)"
 #endif
 
-/* ---- register split ----------------------------------------------------------
- * 128 x 24 + 256 x 240 = 64512 = 384 x 168 (regs.cuh): the producer keeps
- * the minimum, the consumers get the most setmaxnreg allows. */
-#define PRODUCER_REGS 24
-#define CONSUMER_REGS 240
+/* ---- register split (step 06's) ------------------------------------------------
+ * 128 x 40 + 256 x 232 = 64512 = 384 x 168 (regs.cuh).  A 128 x 128 tile
+ * needs no more than 232; a 128 x 192 tile needs 24 / 240, the most
+ * setmaxnreg allows the consumers (build with -DBN=192 -DPRODUCER_REGS=24
+ * -DCONSUMER_REGS=240).  24 is too few for the DEBUG build's hang report,
+ * which the producer may have to call. */
+#ifndef PRODUCER_REGS
+#define PRODUCER_REGS 40
+#endif
+#ifndef CONSUMER_REGS
+#define CONSUMER_REGS 232
+#endif
 static_assert(WG_THREADS * PRODUCER_REGS + CONSUMER_WGS * WG_THREADS * CONSUMER_REGS <=
                   THREADS * 168, "the consumers may take only what the producer gave back");
 
@@ -482,7 +489,7 @@ int main(int argc, char **argv)
     static const gemm_step step = {
         "07", "pingpong",
         "pingpong GEMM: two consumer warpgroups, a tile each, take turns on the tensor cores "
-        "(named barriers); persistent, setmaxnreg 24/240, TMA-store epilogue (" VARIANT ")",
+        "(named barriers); persistent, setmaxnreg 40/232, TMA-store epilogue (" VARIANT ")",
         VARIANT, MIN_STAGES, MAX_STAGES, DEFAULT_STAGES,
         {9, 0, 1, "wgmma, setmaxnreg and TMA need an sm_90a (Hopper H100/H200) GPU"},
         prepare_step07, release_step07, launch_step07, 1 + CONSUMER_WGS, "warpgroup", 1};

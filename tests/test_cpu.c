@@ -117,9 +117,9 @@ END_TEST
 
 /* ---- args ------------------------------------------------------------------ */
 
-static const args_limits stream_lim = {WORKLOAD_STREAM, 1, 8, 4, 0};
-static const args_limits onesl_lim = {WORKLOAD_STREAM, 1, 1, 1, 0};
-static const args_limits gemm_lim = {WORKLOAD_GEMM, 2, 6, 4, 0};
+static const args_limits stream_lim = {WORKLOAD_STREAM, 1, 8, 4, 0, 0};
+static const args_limits onesl_lim = {WORKLOAD_STREAM, 1, 1, 1, 0, 0};
+static const args_limits gemm_lim = {WORKLOAD_GEMM, 2, 6, 4, 0, 0};
 
 static int parse(const args_limits *lim, const char *line, args_options *o, char *msg)
 {

@@ -275,7 +275,7 @@ START_TEST(test_pingpong_trace)
         double t0, t1;
         char phase[64];
         if (line[0] == '#' || strncmp(line, "cta,", 4) == 0) continue;
-        if (sscanf(line, "%d,%d,%*[^,],%63[^,],%*[^,],%lf,%lf", &cta, &unit, phase, &t0, &t1) != 5) continue;
+        if (sscanf(line, "%d,%d,%*[^,],%*[^,],%63[^,],%lf,%lf", &cta, &unit, phase, &t0, &t1) != 5) continue;
         if (cta != 0 || unit < 1 || unit > 2) continue;
         const int w = unit - 1;
         if (strcmp(phase, "epilogue") == 0 && ne[w] < 64) { epi_s[w][ne[w]] = t0; epi_e[w][ne[w]++] = t1; }
