@@ -147,7 +147,9 @@ plots:
 	@$(DEPS_SH) gnuplot-note
 
 # A smaller problem than the bench's default so the window shows steady state.
-TIMELINE_ARGS ?= $(if $(filter 01 02 03,$(STEP)),--n-elems 16777216,--m 4096 --n 4096 --k 4096)
+# Steps 06-07 walk several tiles per CTA: K = 1024 keeps a tile short enough
+# that the 30 us window shows tile boundaries (the epilogue under the next loads).
+TIMELINE_ARGS ?= $(if $(filter 01 02 03,$(STEP)),--n-elems 16777216,$(if $(filter 06 07,$(STEP)),--m 4096 --n 4096 --k 1024,--m 4096 --n 4096 --k 4096))
 timeline: $(BUILD)/$(step_dir)
 	$(BUILD)/$(step_dir) --trace plots/results/timeline_step$(STEP).csv $(TIMELINE_ARGS) $(ARGS)
 	@$(DEPS_SH) gnuplot

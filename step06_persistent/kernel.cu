@@ -110,7 +110,9 @@ static_assert(WG_THREADS * PRODUCER_REGS + CONSUMER_WGS * WG_THREADS * CONSUMER_
 #define EPI_COLS 64                             /* one 128-byte swizzle row of bf16 */
 #define EPI_ROWS 64                             /* one consumer warpgroup's rows */
 #define EPI_SUB_BYTES (EPI_ROWS * EPI_COLS * 2) /* 8 KiB per sub-tile buffer */
+#ifndef EPI_BUFS
 #define EPI_BUFS 2                              /* per consumer warpgroup */
+#endif
 #define EPI_BYTES (CONSUMER_WGS * EPI_BUFS * EPI_SUB_BYTES)   /* 32 KiB */
 #define EPI_CHUNKS (BN / EPI_COLS)              /* 4 sub-tiles per warpgroup per tile */
 #define EPI_REGS (ACC_REGS / EPI_CHUNKS)        /* 32 accumulators per sub-tile */
@@ -128,14 +130,13 @@ enum { BAR_EPI_WG1 = 1, BAR_EPI_WG2 = 2 };     /* one per consumer warpgroup, 12
 #define H100_SMEM_OPTIN (227 * 1024)            /* compile-time default; checked at run time */
 #define MIN_STAGES 2
 #define MAX_STAGES smem_stages_that_fit(H100_SMEM_OPTIN, SMEM_PER_STAGE, EPI_BYTES, SMEM_ALIGN, 8)
-#define DEFAULT_STAGES 4
+#define DEFAULT_STAGES MAX_STAGES
 
 static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0 &&
                   EPI_SUB_BYTES % SMEM_ALIGN == 0,
               "every box must start on a 1024-byte swizzle atom");
 static_assert(BK * 2 == WGMMA_SW128_ROW_BYTES && EPI_COLS * 2 == WGMMA_SW128_ROW_BYTES,
               "k-tile rows and epilogue rows must be one 128-byte swizzle row");
-static_assert(SMEM_BYTES(DEFAULT_STAGES) <= H100_SMEM_OPTIN, "the default ring must fit");
 static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
 
 /* What the kernel needs to know about the tile walk. */

@@ -131,7 +131,9 @@ static_assert(WG_THREADS * PRODUCER_REGS + CONSUMER_WGS * WG_THREADS * CONSUMER_
 #define EPI_COLS 64                             /* one 128-byte swizzle row of bf16 */
 #define EPI_ROWS 64                             /* one m64 block */
 #define EPI_SUB_BYTES (EPI_ROWS * EPI_COLS * 2) /* 8 KiB per sub-tile buffer */
+#ifndef EPI_BUFS
 #define EPI_BUFS 2
+#endif
 #define EPI_BYTES (EPI_BUFS * EPI_SUB_BYTES)    /* 16 KiB */
 #define EPI_CHUNKS (BN / EPI_COLS)              /* sub-tiles per m64 block */
 #define EPI_REGS (ACC_REGS / EPI_CHUNKS)        /* 32 accumulators per sub-tile */
