@@ -118,23 +118,6 @@ START_TEST(test_planted_hang_is_diagnosed)
 }
 END_TEST
 
-/* The same for the TMA pipeline of step 05 (producer starts at phase 0). */
-START_TEST(test_planted_hang_step05)
-{
-    char path[512], cmd[1024];
-    debug_step_path("step05_tma_wgmma", path, sizeof path);
-    ck_assert_msg(exists(path), "%s is not built (make DEBUG=1)", path);
-    snprintf(cmd, sizeof cmd, "%s --plant-bug 1 --m 1024 --n 1024 --k 1024 " QUICK, path);
-    proc_result r;
-    ck_assert_int_eq(proc_run(cmd, 20, &r), 0);
-    ck_assert_msg(!r.timed_out, "%s: hung instead of being diagnosed\n%s", cmd, r.output);
-    ck_assert_msg(r.exit_code != 0, "%s: planted bug went unnoticed\n%s", cmd, r.output);
-    ck_assert_msg(strstr(r.output, "pipeline hang diagnosed") && strstr(r.output, "producer_acquire"),
-                  "%s: no diagnosis naming producer_acquire\n%s", cmd, r.output);
-    ck_assert_msg(r.seconds < 10.0, "%s: diagnosis took %.1f s (limit 10)", cmd, r.seconds);
-}
-END_TEST
-
 /* A GEMM timeline has producer and consumer records of both traced CTAs. */
 START_TEST(test_gemm_trace)
 {
@@ -232,9 +215,10 @@ START_TEST(test_persistent_shapes)
 }
 END_TEST
 
-/* Planted bugs in the DEBUG builds of steps 06 and 07 end in a diagnosis
- * naming the stuck wait: _i = step * 10 + bug. */
-START_TEST(test_planted_hang_persistent)
+/* Planted bugs in the DEBUG builds of the TMA steps 05-07 end in a
+ * diagnosis naming the stuck wait: _i = step * 10 + bug (step: index into
+ * gemm_bins). */
+START_TEST(test_planted_hang_tma)
 {
     const int step = _i / 10, bug = _i % 10;
     /* bug 1 (phase 0) and bug 3 (a release skipped) leave the producer
@@ -388,8 +372,8 @@ Suite *gpu_suite(int sm90)
     if (sm90) {
         tc = tcase_create("gemm");
         tcase_set_timeout(tc, 300);
-        if (gemm_step_built(1)) {
-            tcase_add_test(tc, test_planted_hang_step05);
+        if (gemm_step_built(1)) {   /* step 05: producer phase 0 */
+            tcase_add_loop_test(tc, test_planted_hang_tma, 11, 12);
             tcase_add_test(tc, test_gemm_trace);
         }
         for (int i = 0; i < 4; ++i) {
@@ -400,11 +384,11 @@ Suite *gpu_suite(int sm90)
             if (i >= 2) tcase_add_loop_test(tc, test_persistent_shapes, i * 100, i * 100 + NUM_PERSISTENT_CASES);
         }
         if (gemm_step_built(2)) {   /* step 06: producer phase 0, a skipped release */
-            tcase_add_loop_test(tc, test_planted_hang_persistent, 21, 22);
-            tcase_add_loop_test(tc, test_planted_hang_persistent, 23, 24);
+            tcase_add_loop_test(tc, test_planted_hang_tma, 21, 22);
+            tcase_add_loop_test(tc, test_planted_hang_tma, 23, 24);
         }
         if (gemm_step_built(3)) {   /* step 07: a skipped release, a skipped named-barrier arrive */
-            tcase_add_loop_test(tc, test_planted_hang_persistent, 33, 35);
+            tcase_add_loop_test(tc, test_planted_hang_tma, 33, 35);
             tcase_add_test(tc, test_pingpong_trace);
         }
         suite_add_tcase(s, tc);
