@@ -1,6 +1,7 @@
 #!/bin/sh
 # render.sh — turn the recorded results into plots and README tables
-# (COURSE_DESIGN.md, "Results, bench and plots").  `make plots` runs it.
+# (README.md, "Results" and "How the numbers were measured"; plots/README.md
+# says how rows are picked).  `make plots` runs it.
 #
 #   plots/render.sh [RESULTS_DIR]              everything (default plots/results)
 #   plots/render.sh --timeline NN [RESULTS_DIR]  only plots/timeline_stepNN.png
