@@ -142,6 +142,7 @@
 /* 4, the deepest ring with two consumers; at 4096^3 on the H100 it measured
  * 0.871 of cuBLAS against 0.859 at 3 and 0.602 at 2 (plots/results CSV). */
 #define DEFAULT_STAGES 4
+#define STEP_ID "05"                           /* the step's number, in messages too */
 #define CONSUMER_WGS_TEXT STR(CONSUMER_WGS)
 #if CONSUMER_WGS == 2
 #define VARIANT "128x256x64"
@@ -392,22 +393,22 @@ tma_wgmma_kernel_traced(const __grid_constant__ CUtensorMap map_a,
  * memory, 128-byte aligned (the driver wants a 64-byte aligned map). */
 typedef struct {
     CUtensorMap a, b;
-} step05_plan;
+} gemm_plan;
 
 static void encode_or_exit(CUtensorMap *map, const tma_2d_desc *d, const char *what)
 {
     char msg[320];   /* room for tma.c's longest message; longer ones are cut, never overrun */
     const int rc = tma_encode_2d_bf16(map, d, msg, sizeof msg);
     if (rc == TMA_OK) return;
-    fprintf(stderr, "step05: cannot describe %s to TMA: %s\n", what, msg);
+    fprintf(stderr, "step" STEP_ID ": cannot describe %s to TMA: %s\n", what, msg);
     exit(rc == TMA_ERR_DRIVER ? EXIT_NO_DEVICE : EXIT_BAD_ARGS);
 }
 
-static void *prepare_step05(const gemm_operands *op)
+static void *prepare_plan(const gemm_operands *op)
 {
-    step05_plan *p = (step05_plan *)aligned_alloc(128, sizeof(step05_plan));
+    gemm_plan *p = (gemm_plan *)aligned_alloc(128, sizeof(gemm_plan));
     if (!p) {
-        fprintf(stderr, "step05: out of host memory\n");
+        fprintf(stderr, "step" STEP_ID ": out of host memory\n");
         exit(EXIT_WRONG);
     }
     /* A[M][K]: boxes of 64 k x BM rows.  B[N][K]: 64 k x 256 rows.  Both
@@ -421,14 +422,14 @@ static void *prepare_step05(const gemm_operands *op)
     return p;
 }
 
-static void release_step05(void *plan)
+static void release_plan(void *plan)
 {
     free(plan);
 }
 
 static size_t ring_bytes(int stages) { return (size_t)SMEM_BYTES(stages); }
 
-static void launch_step05(const gemm_operands *op, cudaStream_t stream)
+static void launch_gemm(const gemm_operands *op, cudaStream_t stream)
 {
     /* Above 48 KiB of dynamic shared memory a kernel must opt in.  Done once,
      * for the largest ring this device holds, so the timed loop does not pay
@@ -437,7 +438,7 @@ static void launch_step05(const gemm_operands *op, cudaStream_t stream)
     if (!opted_in) {
         const int fit = STAGES_THAT_FIT(op->smem_optin) < MAX_STAGES
                             ? STAGES_THAT_FIT(op->smem_optin) : MAX_STAGES;
-        gemm_require_stages(op, "05", MIN_STAGES, fit, ring_bytes);
+        gemm_require_stages(op, STEP_ID, MIN_STAGES, fit, ring_bytes);
         CUDA_CHECK(cudaFuncSetAttribute(tma_wgmma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         SMEM_BYTES(fit)));
         CUDA_CHECK(cudaFuncSetAttribute(tma_wgmma_kernel_traced,
@@ -445,7 +446,7 @@ static void launch_step05(const gemm_operands *op, cudaStream_t stream)
                                         SMEM_BYTES(fit)));
         opted_in = 1;
     }
-    const step05_plan *p = (const step05_plan *)op->plan;
+    const gemm_plan *p = (const gemm_plan *)op->plan;
     const int tiles_m = (op->m + BM - 1) / BM, tiles_n = (op->n + BN - 1) / BN;
     const size_t smem = SMEM_BYTES(op->stages);
     if (TRACE_ON(op->trace))
@@ -460,11 +461,11 @@ static void launch_step05(const gemm_operands *op, cudaStream_t stream)
 int main(int argc, char **argv)
 {
     static const gemm_step step = {
-        "05", "tma_wgmma",
+        STEP_ID, "tma_wgmma",
         "warp-specialized: 1 TMA producer thread, " CONSUMER_WGS_TEXT
         " wgmma consumer warpgroup(s), full/empty mbarriers with transaction counts (" VARIANT ")",
         VARIANT, MIN_STAGES, MAX_STAGES, DEFAULT_STAGES,
         {9, 0, 1, "wgmma and TMA need an sm_90a (Hopper H100/H200) GPU"},
-        prepare_step05, release_step05, launch_step05, 1 + CONSUMER_WGS, "warpgroup"};
+        prepare_plan, release_plan, launch_gemm, 1 + CONSUMER_WGS, "warpgroup"};
     return gemm_main(argc, argv, &step);
 }

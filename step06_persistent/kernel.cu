@@ -59,11 +59,11 @@
  */
 #include <cuda.h>
 
-#include "epilogue.cuh"
 #include "gemm.cuh"
 #include "mbarrier.cuh"
 #include "named_barrier.cuh"
 #include "pipeline_state.h"
+#include "epilogue.cuh"
 #include "regs.cuh"
 #include "tile_scheduler.h"
 #include "tma.h"
@@ -72,22 +72,33 @@
 #include "wgmma_desc.h"
 
 /* ---- tile shape ------------------------------------------------------------
- * 128 x 256 x 64 per tile, as in step 05: two consumer warpgroups, each
- * owning a 64 x 256 block of D = one m64n256k16 accumulator, 128 fp32
- * registers per thread. */
+ * 128 x 256 x 64 per tile: two consumer warpgroups, each owning a 64 x 256
+ * block of D = one m64n256k16 accumulator, 128 fp32 registers per thread.
+ * Why this shape (README.md, "Choosing the tile"):
+ *   - n256 is the widest wgmma: per k16 step a warpgroup reads 2 KiB of A and
+ *     8 KiB of B for 64x256x16 MACs, and the two consumers share the B tile,
+ *     so shared-memory traffic per MAC is the lowest available;
+ *   - the CTA does 2 x 128 x 256 x 64 FLOP per 48 KiB it loads: 85 FLOP per
+ *     byte (step 04's 128 x 128 tile: 64);
+ *   - BK = 64 bf16 = 128 bytes is exactly one SWIZZLE_128B row, the widest
+ *     box row TMA can swizzle, and gives 4 wgmmas per barrier round trip;
+ *   - 384 threads with __launch_bounds__(384, 1) get at most 168 registers
+ *     each (65536 / 384, rounded down to a multiple of 8): 128 accumulators
+ *     plus addresses fit with no spill (ptxas -v: see NOTES.md).  Moving
+ *     registers from the producer to the consumers: setmaxnreg, below. */
 #define CONSUMER_WGS 2
-#define WG_THREADS 128
-#define BM (64 * CONSUMER_WGS)                  /* 64 rows of D per consumer warpgroup */
+#define WG_THREADS 128                          /* 4 warps: one warpgroup */
+#define WG_ROWS 64                              /* rows of D per consumer WG: wgmma's M */
+#define BM (WG_ROWS * CONSUMER_WGS)             /* 128 */
 #define BN 256                                  /* one m64n256k16 accumulator wide */
 #define BK 64                                   /* 64 bf16 = one 128-byte swizzled row */
 #define THREADS (WG_THREADS * (1 + CONSUMER_WGS))   /* 384: producer WG + consumers */
 #define KSTEPS (BK / 16)                        /* 4 wgmma k16 steps per k-tile */
 #define ACC_REGS (BN / 2)                       /* 128 fp32 accumulators per thread */
-#define A_STAGE_BYTES (BM * BK * 2)             /* 16 KiB: the A box, 128 rows x 128 B */
+#define A_STAGE_BYTES (BM * BK * 2)             /* 16 KiB: the A box, 128 rows x 128 B (bf16) */
 #define B_STAGE_BYTES (BN * BK * 2)             /* 32 KiB: the B box, 256 rows x 128 B */
 #define STAGE_BYTES (A_STAGE_BYTES + B_STAGE_BYTES)   /* 48 KiB, also the expect_tx count */
 #define SMEM_ALIGN 1024                         /* SWIZZLE_128B atom: 8 rows x 128 B */
-#define VARIANT "128x256x64_persistent"
 
 /* ---- register split ----------------------------------------------------------
  * 384 threads at __launch_bounds__(384, 1): ptxas caps every thread at 168.
@@ -120,30 +131,42 @@ static_assert(WG_THREADS * PRODUCER_REGS + CONSUMER_WGS * WG_THREADS * CONSUMER_
 /* Named barriers (named_barrier.cuh): id 0 is __syncthreads'. */
 enum { BAR_EPI_WG1 = 1, BAR_EPI_WG2 = 2 };     /* one per consumer warpgroup, 128 threads */
 
-/* ---- stages from the shared-memory budget --------------------------------------
- * The budget is the device's per-CTA opt-in limit (227 KiB on the H100 and
- * H200); from it go the alignment slack and the epilogue buffers, and the
- * ring gets the rest, 48 KiB + two 8-byte barriers per stage. */
+/* ---- stages from the shared-memory budget ------------------------------------
+ * A stage is 48 KiB of boxes plus its full and empty mbarriers (8 bytes
+ * each); up to SMEM_ALIGN bytes of slack round the base up to 1024.  The
+ * --stages range is sized at compile time for the shared memory one CTA may
+ * opt in to on an H100 or H200, 227 KiB (the device attribute
+ * cudaDevAttrMaxSharedMemoryPerBlockOptin on both; CUDA C++ Programming
+ * Guide, compute capability 9.0: 228 KiB per SM, 227 KiB per block).  The
+ * launcher checks the requested ring against the attribute of the device it
+ * runs on (gemm_operands.smem_optin) and refuses what does not fit.  The
+ * epilogue buffers come off the top: the ring gets what they leave. */
 #define SMEM_FIXED (SMEM_ALIGN + EPI_BYTES)
 #define SMEM_PER_STAGE (STAGE_BYTES + 2 * 8)
 #define SMEM_BYTES(S) (SMEM_FIXED + (S) * SMEM_PER_STAGE)
 #define H100_SMEM_OPTIN (227 * 1024)            /* compile-time default; checked at run time */
+/* 2: the release runs one k-tile late (wgmma_wait_group(1) below), so one slot
+ * is always held by the wgmmas in flight and the producer needs another. */
 #define MIN_STAGES 2
+/* At most 8, step 03's ceiling; with 48 KiB stages and 32 KiB of epilogue
+ * buffers the budget decides: 4. */
 #define MAX_STAGES smem_stages_that_fit(H100_SMEM_OPTIN, SMEM_PER_STAGE, EPI_BYTES, SMEM_ALIGN, 8)
 #define DEFAULT_STAGES MAX_STAGES
+#define STEP_ID "06"                           /* the step's number, in messages too */
+#define VARIANT "128x256x64_persistent"
 
-static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0 &&
-                  EPI_SUB_BYTES % SMEM_ALIGN == 0,
-              "every box must start on a 1024-byte swizzle atom");
-static_assert(BK * 2 == WGMMA_SW128_ROW_BYTES && EPI_COLS * 2 == WGMMA_SW128_ROW_BYTES,
-              "k-tile rows and epilogue rows must be one 128-byte swizzle row");
+static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0,
+              "every A and B box must start on a 1024-byte swizzle atom");
+static_assert(BK * 2 == WGMMA_SW128_ROW_BYTES, "a k-tile row must be one 128-byte swizzle row");
+static_assert(EPI_SUB_BYTES % SMEM_ALIGN == 0, "every D buffer must start on a swizzle atom");
+static_assert(EPI_COLS * 2 == WGMMA_SW128_ROW_BYTES, "an epilogue row must be one swizzle row");
 static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
 
 /* What the kernel needs to know about the tile walk. */
 typedef struct {
     tile_sched sched;
     int use_tma_store;     /* 1: N % 8 == 0 (16-byte D rows), 0: masked global stores */
-} step06_params;
+} gemm_params;
 
 /* ---- the CTA ---------------------------------------------------------------
  * Shared memory, from a 1024-aligned base:
@@ -151,15 +174,22 @@ typedef struct {
  *   B boxes   stages x 32 KiB    stage s at sB + s * B_STAGE_BYTES
  *   D buffers 4 x 8 KiB          warpgroup c, buffer b at sD + (2c + b) * 8 KiB
  *   full[s], empty[s]            8 bytes each
+ * Why 1024: TMA's 128B swizzle XORs a row's 16-byte chunk index with address
+ * bits 7..9 (the row within an 8-row, 1024-byte atom), and the wgmma
+ * descriptor below says "base offset 0", i.e. "my tile starts an atom".  A
+ * box that started elsewhere would be swizzled with a different phase than
+ * the one wgmma assumes: no error, just wrong products.
  * The D buffers are the epilogue's alone: the A/B ring is being refilled with
  * the next tile's k-tiles while the epilogue runs, so it cannot double as
  * the output staging area the way it could in a one-tile-per-CTA kernel.
  *
- * `traced` is a constant in each of the two kernels below. */
+ * `traced` is a constant in each of the two kernels below, so the one every
+ * timed launch runs has no trace code in it at all (no timer reads, no
+ * calls, no branches in the k loop). */
 static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const CUtensorMap *map_b,
                                                 const CUtensorMap *map_d,
                                                 __nv_bfloat16 *__restrict__ D, int M, int N,
-                                                int K, int stages, step06_params prm,
+                                                int K, int stages, gemm_params prm,
                                                 trace_ctx tr, int plant_bug, const int traced)
 {
     extern __shared__ unsigned char smem_raw[];
@@ -174,15 +204,26 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
     uint64_t *empty = full + stages;
 
     /* Role tests must be uniform per warp (and per warpgroup for wgmma and
-     * setmaxnreg): read the warpgroup index through a shuffle. */
+     * setmaxnreg): read the warpgroup index through a shuffle so the
+     * compiler knows. */
     const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x / WG_THREADS, 0);
     const tile_sched sched = prm.sched;
-    const int KT = (K + BK - 1) / BK;   /* k-tiles per tile; the last may be partial */
+    const int KT = (K + BK - 1) / BK;   /* k-tiles; the last may be partial (zero-filled) */
     (void)plant_bug;
 
-    /* Barrier counts as in step 05: full[s] = 1 (the producer's
-     * arrive.expect_tx; the bytes do the rest), empty[s] = one arrival per
-     * consumer warpgroup. */
+    /* Barrier counts:
+     *   full[s]  = 1: one arrival per phase, the producer's arrive.expect_tx.
+     *     The data itself is counted in bytes, not arrivals: the phase
+     *     completes when that arrival happened AND the tx-count is back to 0,
+     *     i.e. every byte the producer announced has landed.  The TMA unit is
+     *     not a thread and does not arrive.
+     *   empty[s] = CONSUMER_WGS: one thread per consumer warpgroup (its
+     *     thread 0) arrives, after the wgmma.wait_group that proved the
+     *     warpgroup's wgmmas on the slot have finished reading it.  A wgmma
+     *     is one operation of the whole warpgroup, so one thread's wait
+     *     covers all four warps.  (fast.cu counts one arrival per consumer
+     *     warpgroup too, as CUTLASS's PipelineTmaAsync does with clusters;
+     *     its cluster-less path lets every consumer thread arrive.) */
     if (threadIdx.x == 0) {
         for (int s = 0; s < stages; ++s) {
             mbar_init(&full[s], 1);
@@ -191,8 +232,10 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
         named_bar_init();
         mbar_fence_init();
     }
-    __syncthreads();   /* the last CTA-wide barrier: from here on, roles only meet at mbarriers */
+    __syncthreads();   /* nobody waits on, arrives at or TMA-signals an uninitialized barrier */
 
+    /* Timeline: one writer per warpgroup; spans follow each other, each
+     * ending where the next begins. */
     uint64_t t = traced ? trace_now() : 0;
 #define SPAN(writer, phase, index)                                 \
     do {                                                           \
@@ -201,16 +244,19 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
 
     if (wg == 0) {
         /* ---- producer ------------------------------------------------------
-         * All four warps give their registers back (setmaxnreg is per
-         * warpgroup); then one thread walks this CTA's tiles and their
-         * k-tiles as ONE sequence: the ring does not know where a tile ends. */
+         * One thread issues everything; the other 127 have nothing to do and
+         * leave.  elect_one_sync needs the whole warp, so warp 0 calls it
+         * before any lane is excluded.  Before that all four warps give
+         * their registers back (setmaxnreg is per warpgroup).  The thread
+         * walks this CTA's tiles and their k-tiles as ONE sequence: the ring
+         * does not know where a tile ends. */
         REGS_DEC(PRODUCER_REGS);
         if (threadIdx.x / 32 == 0 && elect_one_sync()) {
             tma_prefetch_map(map_a);
             tma_prefetch_map(map_b);
             pipeline_state w = pipeline_producer_start((uint32_t)stages);
 #ifdef COURSE_DEBUG
-            if (PLANTED(plant_bug, BUG_PRODUCER_PHASE0)) w.phase = 0;
+            if (PLANTED(plant_bug, BUG_PRODUCER_PHASE0)) w.phase = 0;   /* the classic: first acquire never passes */
 #endif
             int loads = 0;   /* k-tiles issued by this CTA, for the planted bug and the trace */
             for (tile_walk tw = tile_walk_start((int)blockIdx.x, (int)gridDim.x);
@@ -219,13 +265,23 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
                 tile_sched_coords(&sched, tw.idx, &tm, &tn);
                 const int m0 = tm * BM, n0 = tn * BN;
                 for (int kt = 0; kt < KT; ++kt, ++loads) {
+                    /* acquire: the slot's previous contents were fully read (WAR). */
                     producer_acquire(empty, w.index, w.phase);
                     SPAN(1, TP_PRODUCER_ACQUIRE, loads);
+                    /* "commit" in TMA form: one arrival plus the bytes to expect.
+                     * The count is the FULL box of A plus the full box of B, even
+                     * when the box hangs over the matrix edge (M, N or K not a
+                     * multiple of the tile): TMA writes zeros for the outside
+                     * elements and counts them like the others.  Counting only
+                     * in-bounds bytes would leave the tx-count above 0 forever.
+                     * Announcing before issuing is CUTLASS's order; the reverse is
+                     * also legal (tx-count may go negative within a phase). */
                     uint64_t *bar = &full[w.index];
 #ifdef COURSE_DEBUG
                     if (!(PLANTED(plant_bug, BUG_SKIP_COMMIT) && loads == 1))
 #endif
                         mbar_arrive_expect_tx(bar, STAGE_BYTES);
+                    /* Coordinates innermost first: {k, row}. */
                     tma_load_2d(sA + w.index * A_STAGE_BYTES, map_a, kt * BK, m0, smem_u32(bar));
                     tma_load_2d(sB + w.index * B_STAGE_BYTES, map_b, kt * BK, n0, smem_u32(bar));
                     SPAN(1, TP_PRODUCER_LOAD, loads);
@@ -233,22 +289,32 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
                 }
             }
         }
-        /* No producer tail: the consumers wait for every byte issued above. */
+        /* No producer tail needed: without clusters no other CTA arrives on
+         * our barriers, and the consumers keep the CTA alive until every
+         * byte issued above has landed (they wait for it). */
         return;
     }
 
     /* ---- consumers -----------------------------------------------------------
+     * Consumer warpgroup c computes rows m0 + 64c .. m0 + 64c + 63 of the
+     * tile against all 256 columns: A rows 64c.. of each A box (64 rows x
+     * 128 B = 8 KiB further: a whole number of atoms), the whole B box.
      * Both warpgroups take every tile of this CTA's walk, in the producer's
-     * order, warpgroup c computing rows 64c .. 64c + 63 of it.  Their read
-     * and release states run on across tiles exactly like the producer's. */
+     * order; their read and release states run on across tiles exactly like
+     * the producer's. */
     REGS_INC(CONSUMER_REGS);
     const int c = wg - 1;
     const int tid = (int)threadIdx.x % WG_THREADS;   /* thread in the warpgroup */
-    /* Any one thread per warpgroup may release slots and issue stores; the
-     * first is simplest (a whole warpgroup runs the same path, so an
-     * elect.sync would pick lane 0 of warp 0 anyway). */
+    /* The one thread that releases slots and writes trace records.  tid == 0
+     * rather than elect_one_sync(): the whole warpgroup reaches every use
+     * together (the loop bounds are uniform), so any fixed thread serves, and
+     * a constant test costs no instruction.  (elect.sync over a converged
+     * warp also picks one fixed lane, lane 0 in practice; the PTX ISA
+     * promises only that the choice is deterministic.)  The producer uses
+     * elect_one_sync because its other lanes leave right after.  The same
+     * thread issues the epilogue's TMA stores. */
     const int writer = tid == 0;
-    const uint32_t a_base = sA + (uint32_t)c * 64 * WGMMA_SW128_ROW_BYTES;
+    const uint32_t a_base = sA + (uint32_t)c * WG_ROWS * WGMMA_SW128_ROW_BYTES;
     const uint32_t d_base = sD + (uint32_t)c * EPI_BUFS * EPI_SUB_BYTES;
     unsigned char *d_ptr = sD_ptr + (size_t)c * EPI_BUFS * EPI_SUB_BYTES;
     const int epi_bar = BAR_EPI_WG1 + c;
@@ -266,8 +332,15 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
         const int m0 = tm * BM, n0 = tn * BN;
 
         for (int kt = 0; kt < KT; ++kt, ++reads) {
+            /* wait: the TMA bytes of k-tile kt have landed.  Every consumer
+             * thread waits (acquire): the data is then visible to the wgmmas
+             * this warpgroup issues, with no proxy fence (TMA writes and wgmma
+             * reads are both async-proxy, and complete_tx releases them). */
             consumer_wait(full, rd.index, rd.phase);
             SPAN(writer, TP_CONSUMER_WAIT, reads);
+
+            /* Descriptors of this warpgroup's 64 rows of A and of B's 256 rows in
+             * the slot; each k16 step moves 32 bytes along the 128-byte rows. */
             const uint64_t da = wgmma_desc_k_major_sw128(a_base + rd.index * A_STAGE_BYTES);
             const uint64_t db = wgmma_desc_k_major_sw128(sB + rd.index * B_STAGE_BYTES);
             wgmma_fence_operands(acc, ACC_REGS);
@@ -283,10 +356,18 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
             wgmma_commit_group();
             SPAN(writer, TP_CONSUMER_COMPUTE, reads);
 
-            /* release, one k-tile late (step 05): k-tile kt-1's wgmmas are
-             * complete once at most one group is pending.  At a tile's first
-             * k-tile the slot released is the previous tile's last, which the
-             * drain below already handed back: nothing to release then. */
+            /* release, one k-tile late.  After issuing k-tile kt's group, wait
+             * until at most 1 group is pending: k-tile kt-1's wgmmas are then
+             * complete, so nothing reads slot (kt-1) any more and it can go back
+             * to the producer, while k-tile kt's wgmmas keep the tensor cores
+             * busy during the wait for k-tile kt+1.  Releasing slot kt here
+             * instead would be a WAR race: its wgmmas may still be reading when
+             * TMA overwrites it.  (The alternative, wait_group(0) then release
+             * slot kt, is also correct but drains the tensor-core queue every
+             * k-tile: README exercise.)  This is why a ring needs >= 2 slots.
+             * At a tile's first k-tile the slot to release is the previous
+             * tile's last, which the drain below already handed back: nothing
+             * to release then. */
             wgmma_wait_group(1);
             wgmma_fence_operands(acc, ACC_REGS);
             if (kt > 0) {
@@ -299,16 +380,16 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
             SPAN(writer, TP_CONSUMER_RELEASE, reads);
             pipeline_advance(&rd);
         }
-        /* Drain this tile: its last wgmmas must finish before the epilogue
-         * reads the accumulators; then its last slot goes back at once, so
-         * the producer can refill it during the epilogue. */
+        /* Drain: the last k-tile's wgmmas must finish before the accumulators
+         * are read (reading them earlier is undefined), then hand its slot back
+         * at once, so the producer can refill it during the epilogue. */
         wgmma_wait_group(0);
         wgmma_fence_operands(acc, ACC_REGS);
         if (writer) consumer_release(empty, rel.index);
         pipeline_advance(&rel);
 
         /* ---- epilogue ------------------------------------------------------ */
-        const int row0 = m0 + c * 64;
+        const int row0 = m0 + c * WG_ROWS;
         if (prm.use_tma_store) {
             /* Sub-tile j = columns 64j .. 64j+63 = accumulators 32j .. 32j+31
              * (wgmma_acc_col: register i is in column 8(i/4) + ...). */
@@ -356,22 +437,30 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
 #undef SPAN
 }
 
-/* Tensor maps by value, as __grid_constant__ parameters (step 05). */
+/* Tensor maps by value, as __grid_constant__ parameters: the kernel then
+ * takes their address in parameter space, which TMA accepts.  A plain
+ * by-value parameter would be copied to local memory, which it does not. */
 __global__ void __launch_bounds__(THREADS, 1)
 persistent_kernel(const __grid_constant__ CUtensorMap map_a,
                   const __grid_constant__ CUtensorMap map_b,
                   const __grid_constant__ CUtensorMap map_d, __nv_bfloat16 *__restrict__ D, int M,
-                  int N, int K, int stages, step06_params prm, trace_ctx tr, int plant_bug)
+                  int N, int K, int stages, gemm_params prm, trace_ctx tr, int plant_bug)
 {
     gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, prm, tr, plant_bug, 0);
 }
 
-/* The traced copy is a separate kernel, so the timed one has no trace code. */
+/* The traced copy is a separate kernel rather than a branch inside one, so
+ * the timed kernel's code and register allocation are untouched by tracing.
+ * Its trace calls sit between wgmma issue and wait.  ptxas keeps the wgmmas
+ * asynchronous across these (no C7510 message for this kernel), but not
+ * across every call: in the DEBUG build, the bounded wait's call to
+ * report_hang (which reaches printf) gets them serialized, with C7510
+ * "wgmma pipeline crossing function boundary".  Check -Xptxas -v. */
 __global__ void __launch_bounds__(THREADS, 1)
 persistent_kernel_traced(const __grid_constant__ CUtensorMap map_a,
                          const __grid_constant__ CUtensorMap map_b,
                          const __grid_constant__ CUtensorMap map_d, __nv_bfloat16 *__restrict__ D,
-                         int M, int N, int K, int stages, step06_params prm, trace_ctx tr,
+                         int M, int N, int K, int stages, gemm_params prm, trace_ctx tr,
                          int plant_bug)
 {
     gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, prm, tr, plant_bug, 1);
@@ -379,30 +468,33 @@ persistent_kernel_traced(const __grid_constant__ CUtensorMap map_a,
 
 /* ---- host ------------------------------------------------------------------- */
 
-/* What prepare builds once per buffer set: three tensor maps and the walk. */
+/* What prepare builds once per buffer set: three tensor maps and the walk.  Heap
+ * memory, 128-byte aligned (the driver wants a 64-byte aligned map). */
 typedef struct {
     CUtensorMap a, b, d;
-    step06_params prm;
+    gemm_params prm;
     int grid;
-} step06_plan;
+} gemm_plan;
 
 static void encode_or_exit(CUtensorMap *map, const tma_2d_desc *d, const char *what)
 {
-    char msg[320];
+    char msg[320];   /* room for tma.c's longest message; longer ones are cut, never overrun */
     const int rc = tma_encode_2d_bf16(map, d, msg, sizeof msg);
     if (rc == TMA_OK) return;
-    fprintf(stderr, "step06: cannot describe %s to TMA: %s\n", what, msg);
+    fprintf(stderr, "step" STEP_ID ": cannot describe %s to TMA: %s\n", what, msg);
     exit(rc == TMA_ERR_DRIVER ? EXIT_NO_DEVICE : EXIT_BAD_ARGS);
 }
 
-static void *prepare_step06(const gemm_operands *op)
+static void *prepare_plan(const gemm_operands *op)
 {
-    step06_plan *p = (step06_plan *)aligned_alloc(128, sizeof(step06_plan));
+    gemm_plan *p = (gemm_plan *)aligned_alloc(128, sizeof(gemm_plan));
     if (!p) {
-        fprintf(stderr, "step06: out of host memory\n");
+        fprintf(stderr, "step" STEP_ID ": out of host memory\n");
         exit(EXIT_WRONG);
     }
     memset(p, 0, sizeof *p);
+    /* A[M][K]: boxes of 64 k x BM rows.  B[N][K]: 64 k x 256 rows.  Both
+     * SWIZZLE_128B: the layout wgmma_desc_k_major_sw128 describes. */
     const tma_2d_desc da = tma_2d_bf16_row_major(op->a, (uint64_t)op->m, (uint64_t)op->k, BM, BK,
                                                  TMA_SWIZZLE_128B);
     const tma_2d_desc db = tma_2d_bf16_row_major(op->b, (uint64_t)op->n, (uint64_t)op->k, BN, BK,
@@ -426,7 +518,7 @@ static void *prepare_step06(const gemm_operands *op)
     return p;
 }
 
-static void release_step06(void *plan)
+static void release_plan(void *plan)
 {
     free(plan);
 }
@@ -434,42 +526,43 @@ static void release_step06(void *plan)
 /* The whole dynamic shared memory: ring, epilogue buffers, barriers, alignment slack. */
 static size_t ring_bytes(int stages) { return (size_t)SMEM_BYTES(stages); }
 
-static void launch_step06(const gemm_operands *op, cudaStream_t stream)
+static void launch_gemm(const gemm_operands *op, cudaStream_t stream)
 {
-    const size_t smem = SMEM_BYTES(op->stages);
+    /* Above 48 KiB of dynamic shared memory a kernel must opt in.  Done once,
+     * for the largest ring this device holds, so the timed loop does not pay
+     * for it; a ring the device cannot hold is refused here, by name. */
     static int opted_in = 0;
     if (!opted_in) {
-        /* The ring was sized for 227 KiB; a device that allows less per CTA
-         * gets fewer stages (or a clear refusal). */
         const int fit = smem_stages_that_fit(op->smem_optin, SMEM_PER_STAGE, EPI_BYTES, SMEM_ALIGN, 8);
-        gemm_require_stages(op, "06", MIN_STAGES, fit, ring_bytes);
+        gemm_require_stages(op, STEP_ID, MIN_STAGES, fit, ring_bytes);
         CUDA_CHECK(cudaFuncSetAttribute(persistent_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        (int)SMEM_BYTES(fit)));
+                                        SMEM_BYTES(fit)));
         CUDA_CHECK(cudaFuncSetAttribute(persistent_kernel_traced,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        (int)SMEM_BYTES(fit)));
+                                        SMEM_BYTES(fit)));
         opted_in = 1;
     }
-    const step06_plan *p = (const step06_plan *)op->plan;
+    const gemm_plan *p = (const gemm_plan *)op->plan;
+    const size_t smem = SMEM_BYTES(op->stages);
     if (TRACE_ON(op->trace))
         persistent_kernel_traced<<<p->grid, THREADS, smem, stream>>>(
             p->a, p->b, p->d, op->d, op->m, op->n, op->k, op->stages, p->prm, op->trace,
             op->plant_bug);
     else
-        persistent_kernel<<<p->grid, THREADS, smem, stream>>>(p->a, p->b, p->d, op->d, op->m, op->n,
-                                                              op->k, op->stages, p->prm, op->trace,
-                                                              op->plant_bug);
+        persistent_kernel<<<p->grid, THREADS, smem, stream>>>(
+            p->a, p->b, p->d, op->d, op->m, op->n, op->k, op->stages, p->prm, op->trace,
+            op->plant_bug);
     CUDA_CHECK_LAUNCH();
 }
 
 int main(int argc, char **argv)
 {
     static const gemm_step step = {
-        "06", "persistent",
+        STEP_ID, "persistent",
         "persistent warp-specialized GEMM: one CTA per SM walks tiles in grouped raster order, "
         "setmaxnreg 40/232, TMA-store epilogue (" VARIANT ")",
         VARIANT, MIN_STAGES, MAX_STAGES, DEFAULT_STAGES,
         {9, 0, 1, "wgmma, setmaxnreg and TMA need an sm_90a (Hopper H100/H200) GPU"},
-        prepare_step06, release_step06, launch_step06, 1 + CONSUMER_WGS, "warpgroup", 1};
+        prepare_plan, release_plan, launch_gemm, 1 + CONSUMER_WGS, "warpgroup", 1};
     return gemm_main(argc, argv, &step);
 }

@@ -49,11 +49,11 @@
  */
 #include <cuda.h>
 
-#include "epilogue.cuh"
 #include "gemm.cuh"
 #include "mbarrier.cuh"
 #include "named_barrier.cuh"
 #include "pipeline_state.h"
+#include "epilogue.cuh"
 #include "regs.cuh"
 #include "str.h"
 #include "tile_scheduler.h"
@@ -88,17 +88,16 @@
 #define BN 128
 #endif
 #define CONSUMER_WGS 2
-#define WG_THREADS 128
+#define WG_THREADS 128                          /* 4 warps: one warpgroup */
 #define BM (64 * WG_M_BLOCKS)                   /* rows of one warpgroup's tile */
 #define BK 64                                   /* 64 bf16 = one 128-byte swizzled row */
-#define THREADS (WG_THREADS * (1 + CONSUMER_WGS))   /* 384: producer WG + two consumers */
+#define THREADS (WG_THREADS * (1 + CONSUMER_WGS))   /* 384: producer WG + consumers */
 #define KSTEPS (BK / 16)                        /* 4 wgmma k16 steps per k-tile */
 #define ACC_REGS (BN / 2)                       /* fp32 accumulators per m64 block */
-#define A_STAGE_BYTES (BM * BK * 2)             /* the A box, BM rows x 128 B */
+#define A_STAGE_BYTES (BM * BK * 2)             /* the A box, BM rows x 128 B (bf16) */
 #define B_STAGE_BYTES (BN * BK * 2)             /* the B box, BN rows x 128 B */
 #define STAGE_BYTES (A_STAGE_BYTES + B_STAGE_BYTES)   /* also the expect_tx count */
 #define SMEM_ALIGN 1024                         /* SWIZZLE_128B atom: 8 rows x 128 B */
-#define VARIANT STR(BM) "x" STR(BN) "x64_pingpong"
 #if BN == 128
 #define wgmma_tile_k16 wgmma_m64n128k16_bf16
 #elif BN == 192
@@ -109,7 +108,10 @@
 #error "BN must be 128, 192 or 256 (a wgmma wrapper in wgmma.cuh)"
 #endif
 
-/* ---- register split (step 06's) ------------------------------------------------
+/* ---- register split ----------------------------------------------------------
+ * 384 threads at __launch_bounds__(384, 1): ptxas caps every thread at 168.
+ * The producer needs ~30 (addresses, loop counters); give it the minimum
+ * that leaves room for them and hand the rest to the consumers:
  * 128 x 40 + 256 x 232 = 64512 = 384 x 168 (regs.cuh).  A 128 x 128 tile
  * needs no more than 232; a 128 x 192 tile needs 24 / 240, the most
  * setmaxnreg allows the consumers (build with -DBN=192 -DPRODUCER_REGS=24
@@ -124,10 +126,14 @@
 static_assert(WG_THREADS * PRODUCER_REGS + CONSUMER_WGS * WG_THREADS * CONSUMER_REGS <=
                   THREADS * 168, "the consumers may take only what the producer gave back");
 
-/* ---- the epilogue's shared memory ---------------------------------------------
- * 64 x 64 sub-tiles as in step 06, two buffers, but ONE pair for both
- * warpgroups: their epilogues take turns anyway (the "epi" barriers), and
- * the 16 KiB saved buy the ring another stage. */
+/* ---- the epilogue's own shared memory ---------------------------------------
+ * A tile leaves as 64 x 64 sub-tiles: each consumer warpgroup converts 64
+ * columns of one m64 block to bf16, writes them to a buffer in the
+ * SWIZZLE_128B layout (64 bf16 = 128 B rows: bank-conflict free, see
+ * sw128_offset_bf16), and one thread stores the buffer with TMA.  Two
+ * buffers, but ONE pair for both warpgroups: their epilogues take turns
+ * anyway (the "epi" barriers), and the 16 KiB saved buy the ring another
+ * stage. */
 #define EPI_COLS 64                             /* one 128-byte swizzle row of bf16 */
 #define EPI_ROWS 64                             /* one m64 block */
 #define EPI_SUB_BYTES (EPI_ROWS * EPI_COLS * 2) /* 8 KiB per sub-tile buffer */
@@ -152,27 +158,42 @@ enum {
 };
 #define PINGPONG_THREADS (2 * WG_THREADS)
 
-/* ---- stages from the shared-memory budget (step 06) -------------------------- */
+/* ---- stages from the shared-memory budget ------------------------------------
+ * A stage is 32-40 KiB of boxes plus its full and empty mbarriers (8 bytes
+ * each); up to SMEM_ALIGN bytes of slack round the base up to 1024.  The
+ * --stages range is sized at compile time for the shared memory one CTA may
+ * opt in to on an H100 or H200, 227 KiB (the device attribute
+ * cudaDevAttrMaxSharedMemoryPerBlockOptin on both; CUDA C++ Programming
+ * Guide, compute capability 9.0: 228 KiB per SM, 227 KiB per block).  The
+ * launcher checks the requested ring against the attribute of the device it
+ * runs on (gemm_operands.smem_optin) and refuses what does not fit.  The
+ * epilogue buffers come off the top: the ring gets what they leave. */
 #define SMEM_FIXED (SMEM_ALIGN + EPI_BYTES)
 #define SMEM_PER_STAGE (STAGE_BYTES + 2 * 8)
 #define SMEM_BYTES(S) (SMEM_FIXED + (S) * SMEM_PER_STAGE)
 #define H100_SMEM_OPTIN (227 * 1024)            /* compile-time default; checked at run time */
+/* 2: the release runs one k-tile late (wgmma_wait_group(1) below), so one slot
+ * is always held by the wgmmas in flight and the producer needs another. */
 #define MIN_STAGES 2
+/* At most 8, step 03's ceiling; with 32 KiB stages and 16 KiB of epilogue
+ * buffers the budget decides: 6 (5 with the 40 KiB stages of 128 x 192). */
 #define MAX_STAGES smem_stages_that_fit(H100_SMEM_OPTIN, SMEM_PER_STAGE, EPI_BYTES, SMEM_ALIGN, 8)
 #define DEFAULT_STAGES MAX_STAGES
+#define STEP_ID "07"                           /* the step's number, in messages too */
+#define VARIANT STR(BM) "x" STR(BN) "x64_pingpong"
 
-static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0 &&
-                  EPI_SUB_BYTES % SMEM_ALIGN == 0,
-              "every box must start on a 1024-byte swizzle atom");
-static_assert(BK * 2 == WGMMA_SW128_ROW_BYTES && EPI_COLS * 2 == WGMMA_SW128_ROW_BYTES,
-              "k-tile rows and epilogue rows must be one 128-byte swizzle row");
+static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0,
+              "every A and B box must start on a 1024-byte swizzle atom");
+static_assert(BK * 2 == WGMMA_SW128_ROW_BYTES, "a k-tile row must be one 128-byte swizzle row");
+static_assert(EPI_SUB_BYTES % SMEM_ALIGN == 0, "every D buffer must start on a swizzle atom");
+static_assert(EPI_COLS * 2 == WGMMA_SW128_ROW_BYTES, "an epilogue row must be one swizzle row");
 static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
 
 /* What the kernel needs to know about the tile walk. */
 typedef struct {
     tile_sched sched;
     int use_tma_store;     /* 1: N % 8 == 0 (16-byte D rows), 0: masked global stores */
-} step07_params;
+} gemm_params;
 
 /* ---- the CTA ---------------------------------------------------------------
  * Shared memory, from a 1024-aligned base:
@@ -180,15 +201,26 @@ typedef struct {
  *   B boxes   stages x BN x 128 B
  *   D buffers 2 x 8 KiB, shared by the two warpgroups in turns
  *   full[s], empty[s]            8 bytes each
+ * Why 1024: TMA's 128B swizzle XORs a row's 16-byte chunk index with address
+ * bits 7..9 (the row within an 8-row, 1024-byte atom), and the wgmma
+ * descriptor below says "base offset 0", i.e. "my tile starts an atom".  A
+ * box that started elsewhere would be swizzled with a different phase than
+ * the one wgmma assumes: no error, just wrong products.
+ * The D buffers are the epilogue's alone: the A/B ring is being refilled with
+ * the next tile's k-tiles while the epilogue runs, so it cannot double as
+ * the output staging area the way it could in a one-tile-per-CTA kernel.
  *
- * `traced` is a constant in each of the two kernels below. */
+ * `traced` is a constant in each of the two kernels below, so the one every
+ * timed launch runs has no trace code in it at all (no timer reads, no
+ * calls, no branches in the k loop). */
 static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const CUtensorMap *map_b,
                                                 const CUtensorMap *map_d,
                                                 __nv_bfloat16 *__restrict__ D, int M, int N,
-                                                int K, int stages, step07_params prm,
+                                                int K, int stages, gemm_params prm,
                                                 trace_ctx tr, int plant_bug, const int traced)
 {
     extern __shared__ unsigned char smem_raw[];
+    /* Align the shared-window address (the one TMA and wgmma see). */
     const uint32_t raw = smem_u32(smem_raw);
     unsigned char *smem = smem_raw + ((SMEM_ALIGN - (raw & (SMEM_ALIGN - 1))) & (SMEM_ALIGN - 1));
     const uint32_t sA = smem_u32(smem);
@@ -198,13 +230,28 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
     uint64_t *full = (uint64_t *)(sD_ptr + EPI_BYTES);
     uint64_t *empty = full + stages;
 
+    /* Role tests must be uniform per warp (and per warpgroup for wgmma and
+     * setmaxnreg): read the warpgroup index through a shuffle so the
+     * compiler knows. */
     const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x / WG_THREADS, 0);
     const tile_sched sched = prm.sched;
-    const int KT = (K + BK - 1) / BK;   /* k-tiles per tile; the last may be partial */
+    const int KT = (K + BK - 1) / BK;   /* k-tiles; the last may be partial (zero-filled) */
     (void)plant_bug;
 
-    /* full[s] = 1 as before.  empty[s] = 1: a slot now belongs to one tile,
-     * so exactly one consumer warpgroup reads it and releases it. */
+    /* Barrier counts:
+     *   full[s]  = 1: one arrival per phase, the producer's arrive.expect_tx.
+     *     The data itself is counted in bytes, not arrivals: the phase
+     *     completes when that arrival happened AND the tx-count is back to 0,
+     *     i.e. every byte the producer announced has landed.  The TMA unit is
+     *     not a thread and does not arrive.
+     *   empty[s] = 1: a slot now belongs to one tile, so exactly one consumer
+     *     warpgroup reads it, and one thread of that warpgroup (its
+     *     thread 0) arrives, after the wgmma.wait_group that proved the
+     *     warpgroup's wgmmas on the slot have finished reading it.  A wgmma
+     *     is one operation of the whole warpgroup, so one thread's wait
+     *     covers all four warps.  (fast.cu counts one arrival per consumer
+     *     warpgroup too, as CUTLASS's PipelineTmaAsync does with clusters;
+     *     its cluster-less path lets every consumer thread arrive.) */
     if (threadIdx.x == 0) {
         for (int s = 0; s < stages; ++s) {
             mbar_init(&full[s], 1);
@@ -213,8 +260,10 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
         named_bar_init();
         mbar_fence_init();
     }
-    __syncthreads();
+    __syncthreads();   /* nobody waits on, arrives at or TMA-signals an uninitialized barrier */
 
+    /* Timeline: one writer per warpgroup; spans follow each other, each
+     * ending where the next begins. */
     uint64_t t = traced ? trace_now() : 0;
 #define SPAN(writer, phase, index)                                 \
     do {                                                           \
@@ -222,29 +271,45 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
     } while (0)
 
     if (wg == 0) {
-        /* ---- producer (unchanged from step 06: every tile, in walk order) - */
+        /* ---- producer ------------------------------------------------------
+         * One thread issues everything; the other 127 have nothing to do and
+         * leave.  elect_one_sync needs the whole warp, so warp 0 calls it
+         * before any lane is excluded.  Before that all four warps give
+         * their registers back (setmaxnreg is per warpgroup).  The thread
+         * walks this CTA's tiles and their k-tiles as ONE sequence: the ring
+         * does not know where a tile ends. */
         REGS_DEC(PRODUCER_REGS);
         if (threadIdx.x / 32 == 0 && elect_one_sync()) {
             tma_prefetch_map(map_a);
             tma_prefetch_map(map_b);
             pipeline_state w = pipeline_producer_start((uint32_t)stages);
 #ifdef COURSE_DEBUG
-            if (PLANTED(plant_bug, BUG_PRODUCER_PHASE0)) w.phase = 0;
+            if (PLANTED(plant_bug, BUG_PRODUCER_PHASE0)) w.phase = 0;   /* the classic: first acquire never passes */
 #endif
-            int loads = 0;
+            int loads = 0;   /* k-tiles issued by this CTA, for the planted bug and the trace */
             for (tile_walk tw = tile_walk_start((int)blockIdx.x, (int)gridDim.x);
                  tile_walk_valid(&sched, &tw); tile_walk_advance(&tw, 1)) {
                 int tm, tn;
                 tile_sched_coords(&sched, tw.idx, &tm, &tn);
                 const int m0 = tm * BM, n0 = tn * BN;
                 for (int kt = 0; kt < KT; ++kt, ++loads) {
+                    /* acquire: the slot's previous contents were fully read (WAR). */
                     producer_acquire(empty, w.index, w.phase);
                     SPAN(1, TP_PRODUCER_ACQUIRE, loads);
+                    /* "commit" in TMA form: one arrival plus the bytes to expect.
+                     * The count is the FULL box of A plus the full box of B, even
+                     * when the box hangs over the matrix edge (M, N or K not a
+                     * multiple of the tile): TMA writes zeros for the outside
+                     * elements and counts them like the others.  Counting only
+                     * in-bounds bytes would leave the tx-count above 0 forever.
+                     * Announcing before issuing is CUTLASS's order; the reverse is
+                     * also legal (tx-count may go negative within a phase). */
                     uint64_t *bar = &full[w.index];
 #ifdef COURSE_DEBUG
                     if (!(PLANTED(plant_bug, BUG_SKIP_COMMIT) && loads == 1))
 #endif
                         mbar_arrive_expect_tx(bar, STAGE_BYTES);
+                    /* Coordinates innermost first: {k, row}. */
                     tma_load_2d(sA + w.index * A_STAGE_BYTES, map_a, kt * BK, m0, smem_u32(bar));
                     tma_load_2d(sB + w.index * B_STAGE_BYTES, map_b, kt * BK, n0, smem_u32(bar));
                     SPAN(1, TP_PRODUCER_LOAD, loads);
@@ -252,6 +317,9 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
                 }
             }
         }
+        /* No producer tail needed: without clusters no other CTA arrives on
+         * our barriers, and the consumers keep the CTA alive until every
+         * byte issued above has landed (they wait for it). */
         return;
     }
 
@@ -260,8 +328,16 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
      * Its pipeline states start c tiles (c * KT k-tiles) into the ring. */
     REGS_INC(CONSUMER_REGS);
     const int c = wg - 1;
-    const int tid = (int)threadIdx.x % WG_THREADS;
-    const int writer = tid == 0;   /* releases slots, issues stores (any one thread would do) */
+    const int tid = (int)threadIdx.x % WG_THREADS;   /* thread in the warpgroup */
+    /* The one thread that releases slots and writes trace records.  tid == 0
+     * rather than elect_one_sync(): the whole warpgroup reaches every use
+     * together (the loop bounds are uniform), so any fixed thread serves, and
+     * a constant test costs no instruction.  (elect.sync over a converged
+     * warp also picks one fixed lane, lane 0 in practice; the PTX ISA
+     * promises only that the choice is deterministic.)  The producer uses
+     * elect_one_sync because its other lanes leave right after.  The same
+     * thread issues the epilogue's TMA stores. */
+    const int writer = tid == 0;
     const int bar_mma = BAR_MMA_WG1 + c, bar_mma_partner = BAR_MMA_WG1 + (c ^ 1);
     const int bar_epi = BAR_EPI_WG1 + c, bar_epi_partner = BAR_EPI_WG1 + (c ^ 1);
     const int bar_store = BAR_STORE_WG1 + c;
@@ -280,16 +356,17 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
     }
 
     float acc[WG_M_BLOCKS][ACC_REGS];
-    pipeline_state rd = pipeline_consumer_start((uint32_t)stages);
+    pipeline_state rd = pipeline_consumer_start((uint32_t)stages);   /* slot to read */
     pipeline_advance_by(&rd, (uint32_t)(c * KT));   /* WG 2 skips WG 1's first tile */
-    pipeline_state rel = rd;
-    int reads = 0;
+    pipeline_state rel = rd;                                         /* slot to release */
+    int reads = 0;      /* k-tiles consumed by this warpgroup (trace, planted bug) */
     tile_walk tw = tile_walk_start((int)blockIdx.x, (int)gridDim.x);
     tile_walk_advance(&tw, c);
     for (; tile_walk_valid(&sched, &tw); tile_walk_advance(&tw, CONSUMER_WGS)) {
         int tm, tn;
         tile_sched_coords(&sched, tw.idx, &tm, &tn);
         const int m0 = tm * BM, n0 = tn * BN;
+
         /* Does the partner have a tile after this one?  If not, it has left
          * (or will): arriving on its barrier would leave an arrive nobody
          * matches, so skip it. */
@@ -301,11 +378,21 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
          * wgmma of the previous tile (or this is WG 1's first tile). */
         named_bar_sync(bar_mma, PINGPONG_THREADS, "pingpong mma");
         for (int kt = 0; kt < KT; ++kt, ++reads) {
+            /* wait: the TMA bytes of k-tile kt have landed.  Every consumer
+             * thread waits (acquire): the data is then visible to the wgmmas
+             * this warpgroup issues, with no proxy fence (TMA writes and wgmma
+             * reads are both async-proxy, and complete_tx releases them). */
             consumer_wait(full, rd.index, rd.phase);
             SPAN(writer, TP_CONSUMER_WAIT, reads);
+
+            /* Descriptors of B's BN rows in the slot and, in the loop below, of
+             * each m64 block of A; each k16 step moves 32 bytes along the rows. */
             const uint64_t db = wgmma_desc_k_major_sw128(sB + rd.index * B_STAGE_BYTES);
             wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
-            wgmma_fence();
+            wgmma_fence();   /* the previous tile's epilogue read acc before these wgmmas */
+            /* scale-d = 0 on a tile's first k16 step: D = A.B overwrites
+             * whatever the registers held (the previous tile's results), so
+             * no zeroing pass is needed. */
 #pragma unroll
             for (int kk = 0; kk < KSTEPS; ++kk)
 #pragma unroll
@@ -317,6 +404,19 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
                 }
             wgmma_commit_group();
             SPAN(writer, TP_CONSUMER_COMPUTE, reads);
+
+            /* release, one k-tile late.  After issuing k-tile kt's group, wait
+             * until at most 1 group is pending: k-tile kt-1's wgmmas are then
+             * complete, so nothing reads slot (kt-1) any more and it can go back
+             * to the producer, while k-tile kt's wgmmas keep the tensor cores
+             * busy during the wait for k-tile kt+1.  Releasing slot kt here
+             * instead would be a WAR race: its wgmmas may still be reading when
+             * TMA overwrites it.  (The alternative, wait_group(0) then release
+             * slot kt, is also correct but drains the tensor-core queue every
+             * k-tile: README exercise.)  This is why a ring needs >= 2 slots.
+             * At a tile's first k-tile the slot to release is the previous
+             * tile's last, which the drain below already handed back: nothing
+             * to release then. */
             wgmma_wait_group(1);
             wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
             if (kt > 0) {
@@ -333,6 +433,9 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
          * now, before waiting for them to finish, so the partner's first
          * wgmmas queue right behind my last ones. */
         if (partner_next) named_bar_arrive(bar_mma_partner, PINGPONG_THREADS);
+        /* Drain: the last k-tile's wgmmas must finish before the accumulators
+         * are read (reading them earlier is undefined), then hand its slot back
+         * at once, so the producer can refill it during the epilogue. */
         wgmma_wait_group(0);
         wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
         if (writer) consumer_release(empty, rel.index);
@@ -344,14 +447,18 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
         named_bar_sync(bar_epi, PINGPONG_THREADS, "pingpong epilogue");
         SPAN(writer, TP_CONSUMER_WAIT, reads);
         if (prm.use_tma_store) {
-            int stores = 0;
+            int stores = 0;   /* sub-tiles stored in this turn: picks the D buffer */
+            /* Sub-tile j = columns 64j .. 64j+63 = accumulators 32j .. 32j+31
+             * (wgmma_acc_col: register i is in column 8(i/4) + ...). */
 #pragma unroll
             for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
 #pragma unroll
                 for (int j = 0; j < EPI_CHUNKS; ++j, ++stores) {
                     const int b = stores % EPI_BUFS;
-                    /* WAR on the buffer (step 06): the store from it two
-                     * sub-tiles ago has read it. */
+                    /* WAR on the buffer: the store issued from it two sub-tiles
+                     * ago must have finished READING it.  Only the thread that
+                     * committed a bulk group can wait for it, so the writer
+                     * waits and a barrier tells the other 127 threads. */
                     if (writer) tma_store_wait_read(EPI_BUFS - 1);
                     named_bar_sync(bar_store, WG_THREADS, "epilogue");
                     unsigned char *buf = sD_ptr + b * EPI_SUB_BYTES;
@@ -361,6 +468,10 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
                         const __nv_bfloat162 v = __floats2bfloat162_rn(acc[mb][r], acc[mb][r + 1]);
                         *(__nv_bfloat162 *)(buf + sw128_acc_pair_offset(tid, i)) = v;
                     }
+                    /* RAW across proxies: these st.shared are generic-proxy
+                     * writes and the TMA store reads through the async proxy.
+                     * Each writing thread fences its own writes, then the
+                     * barrier gathers them before the one thread stores. */
                     fence_proxy_async_smem();
                     named_bar_sync(bar_store, WG_THREADS, "epilogue");
                     if (writer) {
@@ -373,6 +484,8 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
              * unit.  Only the committing thread can wait. */
             if (writer) tma_store_wait_read(0);
         } else {
+            /* N % 8 != 0: D's rows are not 16-byte aligned, which a tensor map
+             * requires; write straight from the registers, masked. */
 #pragma unroll
             for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
 #pragma unroll
@@ -383,24 +496,37 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
         if (partner_next) named_bar_arrive(bar_epi_partner, PINGPONG_THREADS);
         SPAN(writer, TP_EPILOGUE, tw.idx);
     }
+    /* The last stores must have read shared memory before the CTA exits and
+     * its shared memory goes to another CTA (and written D before the kernel
+     * counts as done). */
     if (writer && prm.use_tma_store) tma_store_wait_all();
 #undef SPAN
 }
 
+/* Tensor maps by value, as __grid_constant__ parameters: the kernel then
+ * takes their address in parameter space, which TMA accepts.  A plain
+ * by-value parameter would be copied to local memory, which it does not. */
 __global__ void __launch_bounds__(THREADS, 1)
 pingpong_kernel(const __grid_constant__ CUtensorMap map_a,
                 const __grid_constant__ CUtensorMap map_b,
                 const __grid_constant__ CUtensorMap map_d, __nv_bfloat16 *__restrict__ D, int M,
-                int N, int K, int stages, step07_params prm, trace_ctx tr, int plant_bug)
+                int N, int K, int stages, gemm_params prm, trace_ctx tr, int plant_bug)
 {
     gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, prm, tr, plant_bug, 0);
 }
 
+/* The traced copy is a separate kernel rather than a branch inside one, so
+ * the timed kernel's code and register allocation are untouched by tracing.
+ * Its trace calls sit between wgmma issue and wait.  ptxas keeps the wgmmas
+ * asynchronous across these (no C7510 message for this kernel), but not
+ * across every call: in the DEBUG build, the bounded wait's call to
+ * report_hang (which reaches printf) gets them serialized, with C7510
+ * "wgmma pipeline crossing function boundary".  Check -Xptxas -v. */
 __global__ void __launch_bounds__(THREADS, 1)
 pingpong_kernel_traced(const __grid_constant__ CUtensorMap map_a,
                        const __grid_constant__ CUtensorMap map_b,
                        const __grid_constant__ CUtensorMap map_d, __nv_bfloat16 *__restrict__ D,
-                       int M, int N, int K, int stages, step07_params prm, trace_ctx tr,
+                       int M, int N, int K, int stages, gemm_params prm, trace_ctx tr,
                        int plant_bug)
 {
     gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, prm, tr, plant_bug, 1);
@@ -408,35 +534,42 @@ pingpong_kernel_traced(const __grid_constant__ CUtensorMap map_a,
 
 /* ---- host ------------------------------------------------------------------- */
 
+/* What prepare builds once per buffer set: three tensor maps and the walk.  Heap
+ * memory, 128-byte aligned (the driver wants a 64-byte aligned map). */
 typedef struct {
     CUtensorMap a, b, d;
-    step07_params prm;
+    gemm_params prm;
     int grid;
-} step07_plan;
+} gemm_plan;
 
 static void encode_or_exit(CUtensorMap *map, const tma_2d_desc *d, const char *what)
 {
-    char msg[320];
+    char msg[320];   /* room for tma.c's longest message; longer ones are cut, never overrun */
     const int rc = tma_encode_2d_bf16(map, d, msg, sizeof msg);
     if (rc == TMA_OK) return;
-    fprintf(stderr, "step07: cannot describe %s to TMA: %s\n", what, msg);
+    fprintf(stderr, "step" STEP_ID ": cannot describe %s to TMA: %s\n", what, msg);
     exit(rc == TMA_ERR_DRIVER ? EXIT_NO_DEVICE : EXIT_BAD_ARGS);
 }
 
-static void *prepare_step07(const gemm_operands *op)
+static void *prepare_plan(const gemm_operands *op)
 {
-    step07_plan *p = (step07_plan *)aligned_alloc(128, sizeof(step07_plan));
+    gemm_plan *p = (gemm_plan *)aligned_alloc(128, sizeof(gemm_plan));
     if (!p) {
-        fprintf(stderr, "step07: out of host memory\n");
+        fprintf(stderr, "step" STEP_ID ": out of host memory\n");
         exit(EXIT_WRONG);
     }
     memset(p, 0, sizeof *p);
+    /* A[M][K]: boxes of 64 k x BM rows.  B[N][K]: 64 k x BN rows.  Both
+     * SWIZZLE_128B: the layout wgmma_desc_k_major_sw128 describes. */
     const tma_2d_desc da = tma_2d_bf16_row_major(op->a, (uint64_t)op->m, (uint64_t)op->k, BM, BK,
                                                  TMA_SWIZZLE_128B);
     const tma_2d_desc db = tma_2d_bf16_row_major(op->b, (uint64_t)op->n, (uint64_t)op->k, BN, BK,
                                                  TMA_SWIZZLE_128B);
     encode_or_exit(&p->a, &da, "A");
     encode_or_exit(&p->b, &db, "B");
+    /* D: 64 x 64 store boxes in the same 128B swizzle the epilogue writes.
+     * A tensor map needs 16-byte row strides: N % 8 == 0.  Otherwise the
+     * epilogue stores from registers and map d stays unused (zeros). */
     p->prm.use_tma_store = op->n % 8 == 0;
     if (p->prm.use_tma_store) {
         const tma_2d_desc dd = tma_2d_bf16_row_major(op->d, (uint64_t)op->m, (uint64_t)op->n,
@@ -448,11 +581,12 @@ static void *prepare_step07(const gemm_operands *op)
      * CTA's two warpgroups take their tiles' k-tiles one after the other. */
     const int along_n = tile_sched_pick_along_n(tiles_m, tiles_n, BM, BN, op->group, op->num_sms);
     p->prm.sched = tile_sched_make(op->m, op->n, BM, BN, op->group, along_n);
+    /* One CTA per SM, or fewer when there are fewer tiles. */
     p->grid = p->prm.sched.num_tiles < op->num_sms ? p->prm.sched.num_tiles : op->num_sms;
     return p;
 }
 
-static void release_step07(void *plan)
+static void release_plan(void *plan)
 {
     free(plan);
 }
@@ -460,40 +594,43 @@ static void release_step07(void *plan)
 /* The whole dynamic shared memory: ring, epilogue buffers, barriers, alignment slack. */
 static size_t ring_bytes(int stages) { return (size_t)SMEM_BYTES(stages); }
 
-static void launch_step07(const gemm_operands *op, cudaStream_t stream)
+static void launch_gemm(const gemm_operands *op, cudaStream_t stream)
 {
-    const size_t smem = SMEM_BYTES(op->stages);
+    /* Above 48 KiB of dynamic shared memory a kernel must opt in.  Done once,
+     * for the largest ring this device holds, so the timed loop does not pay
+     * for it; a ring the device cannot hold is refused here, by name. */
     static int opted_in = 0;
     if (!opted_in) {
         const int fit = smem_stages_that_fit(op->smem_optin, SMEM_PER_STAGE, EPI_BYTES, SMEM_ALIGN, 8);
-        gemm_require_stages(op, "07", MIN_STAGES, fit, ring_bytes);
+        gemm_require_stages(op, STEP_ID, MIN_STAGES, fit, ring_bytes);
         CUDA_CHECK(cudaFuncSetAttribute(pingpong_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        (int)SMEM_BYTES(fit)));
+                                        SMEM_BYTES(fit)));
         CUDA_CHECK(cudaFuncSetAttribute(pingpong_kernel_traced,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        (int)SMEM_BYTES(fit)));
+                                        SMEM_BYTES(fit)));
         opted_in = 1;
     }
-    const step07_plan *p = (const step07_plan *)op->plan;
+    const gemm_plan *p = (const gemm_plan *)op->plan;
+    const size_t smem = SMEM_BYTES(op->stages);
     if (TRACE_ON(op->trace))
         pingpong_kernel_traced<<<p->grid, THREADS, smem, stream>>>(
             p->a, p->b, p->d, op->d, op->m, op->n, op->k, op->stages, p->prm, op->trace,
             op->plant_bug);
     else
-        pingpong_kernel<<<p->grid, THREADS, smem, stream>>>(p->a, p->b, p->d, op->d, op->m, op->n,
-                                                            op->k, op->stages, p->prm, op->trace,
-                                                            op->plant_bug);
+        pingpong_kernel<<<p->grid, THREADS, smem, stream>>>(
+            p->a, p->b, p->d, op->d, op->m, op->n, op->k, op->stages, p->prm, op->trace,
+            op->plant_bug);
     CUDA_CHECK_LAUNCH();
 }
 
 int main(int argc, char **argv)
 {
     static const gemm_step step = {
-        "07", "pingpong",
+        STEP_ID, "pingpong",
         "pingpong GEMM: two consumer warpgroups, a tile each, take turns on the tensor cores "
         "(named barriers); persistent, setmaxnreg 40/232, TMA-store epilogue (" VARIANT ")",
         VARIANT, MIN_STAGES, MAX_STAGES, DEFAULT_STAGES,
         {9, 0, 1, "wgmma, setmaxnreg and TMA need an sm_90a (Hopper H100/H200) GPU"},
-        prepare_step07, release_step07, launch_step07, 1 + CONSUMER_WGS, "warpgroup", 1};
+        prepare_plan, release_plan, launch_gemm, 1 + CONSUMER_WGS, "warpgroup", 1};
     return gemm_main(argc, argv, &step);
 }
