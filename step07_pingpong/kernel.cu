@@ -132,8 +132,8 @@ static_assert(WG_THREADS * PRODUCER_REGS + CONSUMER_WGS * WG_THREADS * CONSUMER_
  * SWIZZLE_128B layout (64 bf16 = 128 B rows: bank-conflict free, see
  * sw128_offset_bf16), and one thread stores the buffer with TMA.  Two
  * buffers, but ONE pair for both warpgroups: their epilogues take turns
- * anyway (the "epi" barriers), and the 16 KiB saved buy the ring another
- * stage. */
+ * anyway (the "epi" barriers).  The 16 KiB saved are a stage for a
+ * 128 x 192 tile (5 stages instead of 4); 128 x 128 gets 6 either way. */
 #define EPI_COLS 64                             /* one 128-byte swizzle row of bf16 */
 #define EPI_ROWS 64                             /* one m64 block */
 #define EPI_SUB_BYTES (EPI_ROWS * EPI_COLS * 2) /* 8 KiB per sub-tile buffer */
@@ -180,7 +180,12 @@ enum {
 #define MAX_STAGES smem_stages_that_fit(H100_SMEM_OPTIN, SMEM_PER_STAGE, EPI_BYTES, SMEM_ALIGN, 8)
 #define DEFAULT_STAGES MAX_STAGES
 #define STEP_ID "07"                           /* the step's number, in messages too */
-#define VARIANT STR(BM) "x" STR(BN) "x64_pingpong"
+#if WG_M_BLOCKS == 1
+#define BM_TEXT "64"                            /* STR(BM) would spell "(64 * 1)" */
+#else
+#define BM_TEXT "128"
+#endif
+#define VARIANT BM_TEXT "x" STR(BN) "x64_pingpong"
 
 static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0,
               "every A and B box must start on a 1024-byte swizzle atom");
