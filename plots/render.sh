@@ -613,6 +613,8 @@ function head_steps(a, kind,   n, m, i4, i8) {
 }
 # progression plot data: "#gp " lines (gnuplot settings), then per step
 # x, ratio to the copy (steps 01-03), ratio to cuBLAS at 4096^3, at 8192^3
+# (4 decimals: the plot's labels round to 2, and rounding twice can differ
+# from the tables by one in the last digit)
 function progression(   a, kind, m, j, s, i, i4, i8, r, r4, r8, tics, mx, ns, ng, sep, h4, h8, st, w) {
     m = head_steps(a, kind)
     if (!m) return
@@ -626,14 +628,14 @@ function progression(   a, kind, m, j, s, i, i4, i8, r, r4, r8, tics, mx, ns, ng
             i = head_s(s); r = ratio(i)
             if (r != "" && r > mx) mx = r
             st = st (st == "" ? "" : ", ") s ": " ST[i]
-            printf "%d\t%s\tNaN\tNaN\n", j, (r == "" ? "NaN" : sprintf("%.3f", r))
+            printf "%d\t%s\tNaN\tNaN\n", j, (r == "" ? "NaN" : sprintf("%.4f", r))
         } else {
             ng++
             i4 = pickg(s, 4096, 4096, 4096, DST[s]); i8 = pickg(s, 8192, 8192, 8192, DST[s])
             r4 = i4 ? ratio(i4) : ""; r8 = i8 ? ratio(i8) : ""
             if (r4 != "") { h4 = 1; if (r4 > mx) mx = r4 }
             if (r8 != "") { h8 = 1; if (r8 > mx) mx = r8 }
-            printf "%d\tNaN\t%s\t%s\n", j, (r4 == "" ? "NaN" : sprintf("%.3f", r4)), (r8 == "" ? "NaN" : sprintf("%.3f", r8))
+            printf "%d\tNaN\t%s\t%s\n", j, (r4 == "" ? "NaN" : sprintf("%.4f", r4)), (r8 == "" ? "NaN" : sprintf("%.4f", r8))
         }
     }
     printf "#gp set xtics (%s)\n", tics
