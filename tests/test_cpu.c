@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "args_line.h"
 #include "csv.h"
 #include "pipeline_state.h"
 
@@ -120,17 +121,6 @@ END_TEST
 static const args_limits stream_lim = {WORKLOAD_STREAM, 1, 8, 4, 0, 0};
 static const args_limits onesl_lim = {WORKLOAD_STREAM, 1, 1, 1, 0, 0};
 static const args_limits gemm_lim = {WORKLOAD_GEMM, 2, 6, 4, 0, 0};
-
-static int parse(const args_limits *lim, const char *line, args_options *o, char *msg)
-{
-    static char buf[512];   /* parsed options point into it: keep it alive */
-    static char *argv[32];
-    int argc = 0;
-    snprintf(buf, sizeof buf, "prog %s", line);
-    for (char *t = strtok(buf, " "); t && argc < 31; t = strtok(NULL, " ")) argv[argc++] = t;
-    argv[argc] = NULL;
-    return args_parse(argc, argv, lim, o, msg, 512);
-}
 
 START_TEST(test_args_defaults_and_values)
 {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "args_line.h"
 #include "pipeline_state.h"
 #include "tile_scheduler.h"
 #include "wgmma_desc.h"
@@ -635,17 +636,6 @@ static const args_limits stream_group_lim = {.workload = WORKLOAD_STREAM, .min_s
                                              .default_stages = 4, .debug_build = 1, .has_group = 1};
 static const args_limits gemm_debug_lim = {.workload = WORKLOAD_GEMM, .min_stages = 2, .max_stages = 6,
                                            .default_stages = 4, .debug_build = 1, .has_group = 1};
-
-static int parse(const args_limits *lim, const char *line, args_options *o, char *msg)
-{
-    static char buf[512];   /* parsed options point into it: keep it alive */
-    static char *argv[32];
-    int argc = 0;
-    snprintf(buf, sizeof buf, "prog %s", line);
-    for (char *t = strtok(buf, " "); t && argc < 31; t = strtok(NULL, " ")) argv[argc++] = t;
-    argv[argc] = NULL;
-    return args_parse(argc, argv, lim, o, msg, 512);
-}
 
 START_TEST(test_args_group_accepted)
 {
