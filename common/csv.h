@@ -2,7 +2,7 @@
  *
  * One schema for every step (README.md, "Results"; the columns are listed below).
  * Fields that do not apply are left empty: a NaN double or a negative integer
- * in csv_row means "not applicable".  Plain C, tested in tests/test_cpu.c. */
+ * in csv_row means "not applicable".  Plain C, tested in tests/test_csv.c. */
 #ifndef COMMON_CSV_H
 #define COMMON_CSV_H
 

@@ -18,7 +18,7 @@
  *
  * Same fields and rule as CUTLASS's PipelineState and the CuTe DSL's; the
  * ring size is a run-time value here because --stages is a flag.
- * Plain C (HD = __host__ __device__ under nvcc): tests/test_cpu.c checks it. */
+ * Plain C (HD = __host__ __device__ under nvcc): tests/test_pipeline_state.c checks it. */
 #ifndef COMMON_PIPELINE_STATE_H
 #define COMMON_PIPELINE_STATE_H
 

@@ -138,7 +138,7 @@ WGMMA_DESC_FN uint32_t sw128_offset_bf16(int row, int col)
  * for every register of the thread, and its 16-byte chunk is i / 4.  The
  * kernels use this form: a per-thread base plus one XOR per chunk, cheap
  * enough that the compiler need not keep 32 precomputed offsets alive in
- * registers.  tests/test_tma_wgmma.c checks it against sw128_offset_bf16. */
+ * registers.  tests/test_epilogue_swizzle.c checks it against sw128_offset_bf16. */
 WGMMA_DESC_FN uint32_t sw128_acc_pair_offset(int t, int i)
 {
     const uint32_t lane = (uint32_t)t % 32u;

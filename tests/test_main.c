@@ -12,9 +12,15 @@
 
 #include "proc.h"
 
-Suite *cpu_suite(void);
-Suite *tma_wgmma_suite(void) __attribute__((weak));   /* tests/test_tma_wgmma.c */
-Suite *sched_suite(void) __attribute__((weak));       /* tests/test_sched.c */
+/* Each CPU suite lives in tests/test_<unit>.c and is named after its unit. */
+Suite *pipeline_state_suite(void);
+Suite *args_suite(void);
+Suite *csv_suite(void);
+Suite *tma_suite(void);
+Suite *wgmma_desc_suite(void);
+Suite *tile_scheduler_suite(void);
+Suite *epilogue_swizzle_suite(void);
+/* tests/test_steps_gpu.c */
 Suite *cli_suite(int have_gpu);
 Suite *gpu_suite(int sm90);
 int gpu_suite_count(int sm90);
@@ -23,9 +29,13 @@ int main(void)
 {
     int sm90 = 0;
     const int have_gpu = gpu_present(&sm90);
-    SRunner *sr = srunner_create(cpu_suite());
-    if (tma_wgmma_suite) srunner_add_suite(sr, tma_wgmma_suite());
-    if (sched_suite) srunner_add_suite(sr, sched_suite());
+    SRunner *sr = srunner_create(pipeline_state_suite());
+    srunner_add_suite(sr, args_suite());
+    srunner_add_suite(sr, csv_suite());
+    srunner_add_suite(sr, tma_suite());
+    srunner_add_suite(sr, wgmma_desc_suite());
+    srunner_add_suite(sr, tile_scheduler_suite());
+    srunner_add_suite(sr, epilogue_swizzle_suite());
     srunner_add_suite(sr, cli_suite(have_gpu));
     int skipped = 0;
     if (have_gpu) {

@@ -1,4 +1,4 @@
-/* test_gpu.c — every step binary run the way a learner runs it.
+/* test_steps_gpu.c — the step binaries: every step run the way a learner runs it.
  *
  * Without a CUDA device (or, for the sm_90a steps, without a compute 9.0
  * device) these tests are not registered at all: test_main prints them as
