@@ -19,6 +19,7 @@ Suite *csv_suite(void);
 Suite *tma_suite(void);
 Suite *wgmma_desc_suite(void);
 Suite *tile_scheduler_suite(void);
+Suite *cluster_schedule_suite(void);
 Suite *epilogue_swizzle_suite(void);
 /* tests/test_steps_gpu.c */
 Suite *cli_suite(int have_gpu);
@@ -35,6 +36,7 @@ int main(void)
     srunner_add_suite(sr, tma_suite());
     srunner_add_suite(sr, wgmma_desc_suite());
     srunner_add_suite(sr, tile_scheduler_suite());
+    srunner_add_suite(sr, cluster_schedule_suite());
     srunner_add_suite(sr, epilogue_swizzle_suite());
     srunner_add_suite(sr, cli_suite(have_gpu));
     int skipped = 0;
