@@ -57,7 +57,7 @@ typedef struct {
 #define GEMM_EXACT_MAX_K 256
 #define GEMM_DEFAULT_GROUP 8
 #define GEMM_MAX_GROUP 64
-#define ARGS_MAX_PLANT_BUG 4
+#define ARGS_MAX_PLANT_BUG 5
 
 void args_defaults(const args_limits *lim, args_options *o);
 

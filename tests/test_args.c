@@ -151,8 +151,8 @@ static const struct { const args_limits *lim; const char *line; const char *frag
     {&gemm_group_lim, "--group", "--group", "missing value"},
     {&gemm_nogroup_lim, "--group 4", "--group", "steps 06 and 07"},
     {&stream_group_lim, "--group 4", "--group", "not a flag of this step"},
-    {&gemm_debug_lim, "--plant-bug 5", "--plant-bug", "between 1 and 4"},
-    {&gemm_debug_lim, "--plant-bug 0", "--plant-bug", "between 1 and 4"},
+    {&gemm_debug_lim, "--plant-bug 6", "--plant-bug", "between 1 and 5"},
+    {&gemm_debug_lim, "--plant-bug 0", "--plant-bug", "between 1 and 5"},
     {&gemm_group_lim, "--plant-bug 4", "--plant-bug", "debug build"},
 };
 
@@ -173,8 +173,8 @@ START_TEST(test_args_plant_bug_range)
 {
     args_options o;
     char msg[512];
-    ck_assert_int_eq(ARGS_MAX_PLANT_BUG, 4);
-    for (int b = 1; b <= 4; ++b) {
+    ck_assert_int_eq(ARGS_MAX_PLANT_BUG, 5);
+    for (int b = 1; b <= 5; ++b) {
         char line[32];
         snprintf(line, sizeof line, "--plant-bug %d", b);
         ck_assert_msg(parse(&gemm_debug_lim, line, &o, msg) == ARGS_OK, "'%s' refused: %s", line, msg);
@@ -183,7 +183,7 @@ START_TEST(test_args_plant_bug_range)
     ck_assert_int_eq(parse(&gemm_debug_lim, "--plant-bug 4 --group 2", &o, msg), ARGS_OK);
     ck_assert_int_eq(o.plant_bug, 4);
     ck_assert_int_eq(o.group, 2);
-    ck_assert_int_eq(parse(&gemm_debug_lim, "--plant-bug 5", &o, msg), ARGS_BAD);
+    ck_assert_int_eq(parse(&gemm_debug_lim, "--plant-bug 6", &o, msg), ARGS_BAD);
 }
 END_TEST
 
