@@ -164,8 +164,12 @@ $(BUILD)/peers/cutlass_step%: peers/step%.cu peers/peer.cuh $(HEADERS) $(HOST_OB
 deps-system:
 	@$(DEPS_SH) system
 
+# Then the report pipeline on a hand-written CSV, and every README target in
+# a scratch copy of the tree (works, or refuses in one line).
 test: test-build
 	COURSE_BUILD=$(BUILD) $(TEST_BIN)
+	sh tests/test_report.sh
+	sh tests/test_targets.sh
 
 run:
 	$(need_step)
