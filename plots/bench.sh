@@ -429,7 +429,7 @@ if [ -n "$CSV" ] && [ -f "$CSV" ]; then
             perf = num($11, "%.0f") " GB/s"
         }
         ref = ($12 == "cublas") ? "cuBLAS" : ($12 == "d2d_copy" ? "copy" : $12)
-        printf "%-4s %-20s %6s %10s %12s %9s %8s\n", $1, shape, ($8 == "" ? "-" : $8), num($9, "%.4f"), perf, ref " " num($13, "%.0f"), num($14, "%.3f")
+        printf "%-4s %-20s %6s %10s %12s %9s %8s\n", ($21 == "cutlass" ? "c" : "") $1, shape, ($8 == "" ? "-" : $8), num($9, "%.4f"), perf, ref " " num($13, "%.0f"), num($14, "%.3f")
         rows++
     }
     END { if (!rows) print "  (none)" }'
