@@ -16,7 +16,7 @@
 #   mode       all (default): streaming steps 01-03, then GEMM steps 04-09 and
 #              their CUTLASS counterparts; stream / gemm: one half of it;
 #              quick: one repeat, no peers, steps 01-03 at their defaults and
-#              every GEMM step at QUICK_SHAPES (about 1.5 min on an H100).
+#              every GEMM step at QUICK_SHAPES (47 s on an H100).
 #
 # What runs (lists below, each overridable as BENCH_<NAME>):
 #   the default configuration of each step (no flag but the shape), tagged
@@ -33,12 +33,16 @@
 # "MxNxK ..." only those GEMM shapes (streaming is not filtered by SHAPES).
 # One sweep can so be spread over several GPU calls of 10 minutes.
 #
-# Run counts and times on an H100 with steps 01-07 and peers 05-07 (a
-# streaming run takes 1-2 s, a GEMM run 2-6 s with its check, 1-4 s without):
-# quick 31 runs ~1.5 min; stream 35 runs ~1 min; gemm with 7 binaries of
-# steps 04-07 and 3 peers: ~300 runs ~15 min; every step 08/09 and peer adds
-# ~45 runs (~3 min).  `BENCH_DRY_RUN=1` prints the exact list and its count.
-#
+# Run counts (BENCH_DRY_RUN=1 prints the list) and times measured on an H100
+# (peers/gpu_check.sh, plots/results/issue15/): a streaming run takes 1-3 s,
+# a GEMM run ~1.9 s on average (1-4 s; the first repeat, which checks, is
+# the slowest).  With steps 01-07 and the five peers built:
+#   quick  19 runs, 47 s measured (+4 runs per step 08/09 once they exist)
+#   stream 35 runs, ~1 min
+#   gemm   391 runs, ~13-16 min: more than one 10-minute GPU call, so split it:
+#          STEPS="01 02 03 04 05" (166 runs, ~6 min), STEPS="06 07" (178, ~7 min),
+#          STEPS="08 09" (82 runs for the peers alone, +41 per course step 08/09
+#          built: ~7 min with both).
 # A run that fails (non-zero exit, or a timeout) is reported with the tail of
 # its output and the sweep goes on; the script then exits 1.  Exit code 3
 # from a step means "this device cannot run this step": that step's remaining

@@ -77,7 +77,7 @@ for csv in "$RES"/*.csv; do
     d=$T/$g
     [ -f "$d/progression.dat" ] && gp progression.gp "$OUT/${g}_progression.png" "$d/progression.dat" "$d/progression.setup" -- "$G"
     [ -f "$d/gemm_tflops.dat" ] && gp gemm_tflops.gp "$OUT/${g}_gemm_tflops.png" "$d/gemm_tflops.dat" -- "$G" "$(cat "$d/gemm_tflops.args")"
-    [ -f "$d/gemm_ratio.dat" ] && gp gemm_ratio.gp "$OUT/${g}_gemm_ratio.png" "$d/gemm_ratio.dat" -- "$G" "$(cat "$d/gemm_ratio.args")"
+    [ -f "$d/gemm_ratio.dat" ] && gp gemm_ratio.gp "$OUT/${g}_gemm_ratio.png" "$d/gemm_ratio.dat" -- "$G" $(cat "$d/gemm_ratio.args")
     # shellcheck disable=SC2046  # the arguments are words
     [ -f "$d/stream_stages.dat" ] && gp stream_stages.gp "$OUT/${g}_stream_stages.png" "$d/stream_stages.dat" -- "$G" $(cat "$d/stream_stages.args")
     [ -f "$d/stream_work.dat" ] && gp stream_work.gp "$OUT/${g}_stream_work.png" "$d/stream_work.dat" -- "$G" "$(cat "$d/stream_work.args")"

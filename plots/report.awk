@@ -192,7 +192,7 @@ function gemm_plots(   o, i, j, s, c, hdr, line, sq, nsq, sz, list, cub, ncub, a
             gb[gs[i], P(c, 9)] = 1; bar("course", gs[i], 0, P(c, 9), "step " gs[i] ", group " P(c, 9), o, nc) }
         bar("cutlass", gs[i], 1, "", "CUTLASS " gs[i], o, nc)
     }
-    print nc > (out "/gemm_ratio.args")
+    print nc, nbars > (out "/gemm_ratio.args")
 }
 function bar(impl, s, hd, g, label, o, nc,   j, c, line, any) {
     line = label; any = 0
@@ -202,7 +202,7 @@ function bar(impl, s, hd, g, label, o, nc,   j, c, line, any) {
         if (c > ncfg) c = 0
         line = line "\t" (c ? sprintf("%.4f", med(c, 3)) : "NaN"); any += c > 0
     }
-    if (any) print line > o
+    if (any) { print line > o; nbars++ }
 }
 function stream_plots(   c, o, work, h3, i, a, m, w, line, s, cp, copy, nw, ws) {
     if (!(h3 = find("course", "03", 1, "", "", ""))) return
