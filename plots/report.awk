@@ -107,12 +107,14 @@ function gemm_row(c, o, lead,   p) {   # one GEMM row, the CUTLASS counterpart's
            num(med(c, 8), "%.1f"), ratio(c), p ? ratio(p) : "–" > o
     use(c); if (p) use(p)
 }
-function gemm_md(   o, i, j, c, any) {
+function gemm_md(   o, s, id, j, c, p, any) {
     o = out "/gemm.md"; reset_use(); any = 0
-    for (i = 1; i <= nst; i++) for (j = 1; j <= ns; j++) {
-        split(tshape[j], dd, "x"); c = find("course", st[i], 1, dd[1], dd[2], dd[3]); if (!c) continue
+    for (s = 4; s <= 99; s++) for (j = 1; j <= ns; j++) {   # a step measured only as CUTLASS's: its row, "–" for the course
+        id = sprintf("%02d", s); split(tshape[j], dd, "x"); c = find("course", id, 1, dd[1], dd[2], dd[3])
+        p = c ? 0 : find("cutlass", id, 1, dd[1], dd[2], dd[3]); if (!c && !p) continue
         if (!any++) print "| step | M×N×K | stages | ms | TFLOP/s | cuBLAS TFLOP/s | ratio to cuBLAS | CUTLASS's ratio |\n|---|---|---:|---:|---:|---:|---:|---:|" > o
-        gemm_row(c, o, "step " st[i] " " name(st[i]) " | ")
+        if (c) gemm_row(c, o, "step " id " " name(id) " | ")
+        else { use(p); printf "| step %s %s (not measured yet) | %s | – | – | – | – | – | %s |\n", id, name(id), shape(p), ratio(p) > o }
     }
     if (!any) return
     footer(o); close(o)

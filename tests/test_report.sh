@@ -11,6 +11,7 @@
 #   step 06 at 8192³: one run, 1.0126 -> 1.01 (rounded once, as the plot's label).
 #   the group sweep row is found by its group column (1), never by its label.
 #   step 03's best stages: 6 (0.96); copy time at work 64: 0.4 ms x 950 / 1000 = 0.38 ms.
+#   step 09 has only a CUTLASS row (0.9400): the gemm table shows it, the course cells "–".
 # Prints one line per check; exits 1 if any failed.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
