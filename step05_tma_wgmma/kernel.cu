@@ -167,6 +167,39 @@ typedef struct {
  * The other 127 threads of warpgroup 0 have nothing to do and have left
  * (gemm_cta).  write_state walks the ring: acquire a free slot, announce the
  * bytes, issue the two TMA boxes. */
+static __device__ __forceinline__ void producer_load_tile(const CUtensorMap *map_a,
+                                                          const CUtensorMap *map_b,
+                                                          const smem_ring *sm,
+                                                          pipeline_state *write_state, int k_tiles,
+                                                          int m0, int n0, int *loads,
+                                                          trace_clock *clk, int plant_bug)
+{
+    (void)plant_bug;
+    for (int kt = 0; kt < k_tiles; ++kt, ++*loads) {
+        /* acquire: the slot's previous contents were fully read (WAR). */
+        producer_acquire(sm->empty, write_state->index, write_state->phase);
+        CLOCK_SPAN(clk, 1, TP_PRODUCER_ACQUIRE, *loads);
+        /* "commit" in TMA form: one arrival plus the bytes to expect.
+         * The count is the FULL box of A plus the full box of B, even
+         * when the box hangs over the matrix edge (M, N or K not a
+         * multiple of the tile): TMA writes zeros for the outside
+         * elements and counts them like the others.  Counting only
+         * in-bounds bytes would leave the tx-count above 0 forever.
+         * Announcing before issuing is CUTLASS's order; the reverse is
+         * also legal (tx-count may go negative within a phase). */
+        uint64_t *bar = &sm->full[write_state->index];
+#ifdef COURSE_DEBUG
+        if (!(PLANTED(plant_bug, BUG_SKIP_COMMIT) && *loads == 1))
+#endif
+            mbar_arrive_expect_tx(bar, STAGE_BYTES);
+        /* Coordinates innermost first: {k, row}. */
+        tma_load_2d(sm->a + write_state->index * A_STAGE_BYTES, map_a, kt * BK, m0, smem_u32(bar));
+        tma_load_2d(sm->b + write_state->index * B_STAGE_BYTES, map_b, kt * BK, n0, smem_u32(bar));
+        CLOCK_SPAN(clk, 1, TP_PRODUCER_LOAD, *loads);
+        pipeline_advance(write_state);
+    }
+}
+
 static __device__ __forceinline__ void producer_load_tiles(const CUtensorMap *map_a,
                                                            const CUtensorMap *map_b,
                                                            const smem_ring *sm, int stages,
@@ -180,29 +213,9 @@ static __device__ __forceinline__ void producer_load_tiles(const CUtensorMap *ma
 #ifdef COURSE_DEBUG
     if (PLANTED(plant_bug, BUG_PRODUCER_PHASE0)) write_state.phase = 0;   /* the classic: first acquire never passes */
 #endif
-    for (int kt = 0; kt < k_tiles; ++kt) {
-        /* acquire: the slot's previous contents were fully read (WAR). */
-        producer_acquire(sm->empty, write_state.index, write_state.phase);
-        CLOCK_SPAN(clk, 1, TP_PRODUCER_ACQUIRE, kt);
-        /* "commit" in TMA form: one arrival plus the bytes to expect.
-         * The count is the FULL box of A plus the full box of B, even
-         * when the box hangs over the matrix edge (M, N or K not a
-         * multiple of the tile): TMA writes zeros for the outside
-         * elements and counts them like the others.  Counting only
-         * in-bounds bytes would leave the tx-count above 0 forever.
-         * Announcing before issuing is CUTLASS's order; the reverse is
-         * also legal (tx-count may go negative within a phase). */
-        uint64_t *bar = &sm->full[write_state.index];
-#ifdef COURSE_DEBUG
-        if (!(PLANTED(plant_bug, BUG_SKIP_COMMIT) && kt == 1))
-#endif
-            mbar_arrive_expect_tx(bar, STAGE_BYTES);
-        /* Coordinates innermost first: {k, row}. */
-        tma_load_2d(sm->a + write_state.index * A_STAGE_BYTES, map_a, kt * BK, tile.m0, smem_u32(bar));
-        tma_load_2d(sm->b + write_state.index * B_STAGE_BYTES, map_b, kt * BK, tile.n0, smem_u32(bar));
-        CLOCK_SPAN(clk, 1, TP_PRODUCER_LOAD, kt);
-        pipeline_advance(&write_state);
-    }
+    int loads = 0;   /* k-tiles issued by this CTA, for the planted bug and the trace */
+    producer_load_tile(map_a, map_b, sm, &write_state, k_tiles, tile.m0, tile.n0, &loads, clk,
+                       plant_bug);
     /* No producer tail needed: without clusters no other CTA arrives on
      * our barriers, and the consumers keep the CTA alive until every
      * byte issued above has landed (they wait for it). */
@@ -212,23 +225,24 @@ static __device__ __forceinline__ void producer_load_tiles(const CUtensorMap *ma
  * Consumer warpgroup c computes rows 64c .. 64c + 63 of the tile against
  * all 256 columns: A rows 64c.. of each A box (64 rows x 128 B = 8 KiB
  * further: a whole number of atoms), the whole B box.  read_state is the
- * slot to wait for, release_state the slot to hand back (one behind). */
+ * slot to wait for, release_state the slot to hand back (one behind).
+ * *reads counts the k-tiles this warpgroup consumed (trace, planted bug). */
 static __device__ __forceinline__ void consumer_mainloop(float *acc, const smem_ring *sm, int c,
                                                          int k_tiles,
                                                          pipeline_state *read_state,
                                                          pipeline_state *release_state,
-                                                         int leader, trace_clock *clk,
-                                                         int plant_bug)
+                                                         int *reads, int leader,
+                                                         trace_clock *clk, int plant_bug)
 {
     (void)plant_bug;
     const uint32_t a_base = sm->a + (uint32_t)c * WG_ROWS * WGMMA_SW128_ROW_BYTES;
-    for (int kt = 0; kt < k_tiles; ++kt) {
+    for (int kt = 0; kt < k_tiles; ++kt, ++*reads) {
         /* wait: the TMA bytes of k-tile kt have landed.  Every consumer
          * thread waits (acquire): the data is then visible to the wgmmas
          * this warpgroup issues, with no proxy fence (TMA writes and wgmma
          * reads are both async-proxy, and complete_tx releases them). */
         consumer_wait(sm->full, read_state->index, read_state->phase);
-        CLOCK_SPAN(clk, leader, TP_CONSUMER_WAIT, kt);
+        CLOCK_SPAN(clk, leader, TP_CONSUMER_WAIT, *reads);
 
         /* Descriptors of this warpgroup's 64 rows of A and of B's 256 rows in
          * the slot; each k16 step moves 32 bytes along the 128-byte rows. */
@@ -241,7 +255,7 @@ static __device__ __forceinline__ void consumer_mainloop(float *acc, const smem_
             wgmma_m64n256k16_bf16(acc, wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
                                   wgmma_desc_advance(db, kk * WGMMA_K16_BYTES), 1);
         wgmma_commit_group();
-        CLOCK_SPAN(clk, leader, TP_CONSUMER_COMPUTE, kt);
+        CLOCK_SPAN(clk, leader, TP_CONSUMER_COMPUTE, *reads);
 
         /* release, one k-tile late.  After issuing k-tile kt's group, wait
          * until at most 1 group is pending: k-tile kt-1's wgmmas are then
@@ -256,12 +270,12 @@ static __device__ __forceinline__ void consumer_mainloop(float *acc, const smem_
         wgmma_fence_operands(acc, ACC_REGS);
         if (kt > 0) {
 #ifdef COURSE_DEBUG
-            if (!(PLANTED(plant_bug, BUG_SKIP_RELEASE) && kt == 1))
+            if (!(PLANTED(plant_bug, BUG_SKIP_RELEASE) && *reads == 1))
 #endif
                 if (leader) consumer_release(sm->empty, release_state->index);
             pipeline_advance(release_state);
         }
-        CLOCK_SPAN(clk, leader, TP_CONSUMER_RELEASE, kt);
+        CLOCK_SPAN(clk, leader, TP_CONSUMER_RELEASE, *reads);
         pipeline_advance(read_state);
     }
     /* Drain: the last k-tile's wgmmas must finish before the accumulators
@@ -309,7 +323,9 @@ static __device__ __forceinline__ void consumer_tiles(__nv_bfloat16 *__restrict_
 
     pipeline_state read_state = pipeline_consumer_start((uint32_t)stages);
     pipeline_state release_state = read_state;
-    consumer_mainloop(acc, sm, c, k_tiles, &read_state, &release_state, leader, clk, plant_bug);
+    int reads = 0;      /* k-tiles consumed by this warpgroup (trace, planted bug) */
+    consumer_mainloop(acc, sm, c, k_tiles, &read_state, &release_state, &reads, leader, clk,
+                      plant_bug);
     epilogue_store(D, M, N, acc, c, tile, tid);
     CLOCK_SPAN(clk, leader, TP_EPILOGUE, tile.index);
 }

@@ -176,6 +176,39 @@ typedef struct {
  * (gemm_cta).  write_state walks the ring: acquire a free slot, announce the
  * bytes, issue the two TMA boxes.  The thread walks this CTA's tiles and
  * their k-tiles as ONE sequence: the ring does not know where a tile ends. */
+static __device__ __forceinline__ void producer_load_tile(const CUtensorMap *map_a,
+                                                          const CUtensorMap *map_b,
+                                                          const smem_ring *sm,
+                                                          pipeline_state *write_state, int k_tiles,
+                                                          int m0, int n0, int *loads,
+                                                          trace_clock *clk, int plant_bug)
+{
+    (void)plant_bug;
+    for (int kt = 0; kt < k_tiles; ++kt, ++*loads) {
+        /* acquire: the slot's previous contents were fully read (WAR). */
+        producer_acquire(sm->empty, write_state->index, write_state->phase);
+        CLOCK_SPAN(clk, 1, TP_PRODUCER_ACQUIRE, *loads);
+        /* "commit" in TMA form: one arrival plus the bytes to expect.
+         * The count is the FULL box of A plus the full box of B, even
+         * when the box hangs over the matrix edge (M, N or K not a
+         * multiple of the tile): TMA writes zeros for the outside
+         * elements and counts them like the others.  Counting only
+         * in-bounds bytes would leave the tx-count above 0 forever.
+         * Announcing before issuing is CUTLASS's order; the reverse is
+         * also legal (tx-count may go negative within a phase). */
+        uint64_t *bar = &sm->full[write_state->index];
+#ifdef COURSE_DEBUG
+        if (!(PLANTED(plant_bug, BUG_SKIP_COMMIT) && *loads == 1))
+#endif
+            mbar_arrive_expect_tx(bar, STAGE_BYTES);
+        /* Coordinates innermost first: {k, row}. */
+        tma_load_2d(sm->a + write_state->index * A_STAGE_BYTES, map_a, kt * BK, m0, smem_u32(bar));
+        tma_load_2d(sm->b + write_state->index * B_STAGE_BYTES, map_b, kt * BK, n0, smem_u32(bar));
+        CLOCK_SPAN(clk, 1, TP_PRODUCER_LOAD, *loads);
+        pipeline_advance(write_state);
+    }
+}
+
 static __device__ __forceinline__ void producer_load_tiles(const CUtensorMap *map_a,
                                                            const CUtensorMap *map_b,
                                                            const smem_ring *sm, int stages,
@@ -194,30 +227,8 @@ static __device__ __forceinline__ void producer_load_tiles(const CUtensorMap *ma
          tile_walk_valid(sched, &tw); tile_walk_advance(&tw, 1)) {
         int tm, tn;
         tile_sched_coords(sched, tw.idx, &tm, &tn);
-        const int m0 = tm * BM, n0 = tn * BN;
-        for (int kt = 0; kt < k_tiles; ++kt, ++loads) {
-            /* acquire: the slot's previous contents were fully read (WAR). */
-            producer_acquire(sm->empty, write_state.index, write_state.phase);
-            CLOCK_SPAN(clk, 1, TP_PRODUCER_ACQUIRE, loads);
-            /* "commit" in TMA form: one arrival plus the bytes to expect.
-             * The count is the FULL box of A plus the full box of B, even
-             * when the box hangs over the matrix edge (M, N or K not a
-             * multiple of the tile): TMA writes zeros for the outside
-             * elements and counts them like the others.  Counting only
-             * in-bounds bytes would leave the tx-count above 0 forever.
-             * Announcing before issuing is CUTLASS's order; the reverse is
-             * also legal (tx-count may go negative within a phase). */
-            uint64_t *bar = &sm->full[write_state.index];
-#ifdef COURSE_DEBUG
-            if (!(PLANTED(plant_bug, BUG_SKIP_COMMIT) && loads == 1))
-#endif
-                mbar_arrive_expect_tx(bar, STAGE_BYTES);
-            /* Coordinates innermost first: {k, row}. */
-            tma_load_2d(sm->a + write_state.index * A_STAGE_BYTES, map_a, kt * BK, m0, smem_u32(bar));
-            tma_load_2d(sm->b + write_state.index * B_STAGE_BYTES, map_b, kt * BK, n0, smem_u32(bar));
-            CLOCK_SPAN(clk, 1, TP_PRODUCER_LOAD, loads);
-            pipeline_advance(&write_state);
-        }
+        producer_load_tile(map_a, map_b, sm, &write_state, k_tiles, tm * BM, tn * BN, &loads, clk,
+                           plant_bug);
     }
     /* No producer tail needed: without clusters no other CTA arrives on
      * our barriers, and the consumers keep the CTA alive until every
@@ -229,8 +240,8 @@ static __device__ __forceinline__ void producer_load_tiles(const CUtensorMap *ma
  * all 256 columns: A rows 64c.. of each A box (64 rows x 128 B = 8 KiB
  * further: a whole number of atoms), the whole B box.  read_state is the
  * slot to wait for, release_state the slot to hand back (one behind); both
- * run on across tiles exactly like the producer's.  *reads counts the
- * k-tiles this warpgroup consumed (trace, planted bug). */
+ * run on across tiles exactly like the producer's.
+ * *reads counts the k-tiles this warpgroup consumed (trace, planted bug). */
 static __device__ __forceinline__ void consumer_mainloop(float *acc, const smem_ring *sm, int c,
                                                          int k_tiles,
                                                          pipeline_state *read_state,
@@ -374,7 +385,7 @@ static __device__ __forceinline__ void consumer_tiles(const CUtensorMap *map_d,
     float acc[ACC_REGS];
     pipeline_state read_state = pipeline_consumer_start((uint32_t)stages);
     pipeline_state release_state = read_state;
-    int reads = 0;      /* k-tiles consumed by this CTA (trace, planted bug) */
+    int reads = 0;      /* k-tiles consumed by this warpgroup (trace, planted bug) */
     int stores = 0;     /* sub-tiles stored by this warpgroup: picks the D buffer */
     for (tile_walk tw = tile_walk_start((int)blockIdx.x, (int)gridDim.x);
          tile_walk_valid(sched, &tw); tile_walk_advance(&tw, 1)) {

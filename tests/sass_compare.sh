@@ -21,6 +21,7 @@ for s in $STEPS; do
 import difflib, re, sys
 step, old_path, new_path, max_lines = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 OPS = "HGMMA UTMALDG UTMASTG SYNCS BAR USETMAXREG STS LDS STG".split()
+RAW = {}   # kernel -> its setmaxnreg instructions, immediates unmasked
 def kernels(path):
     out, name = {}, None
     for line in open(path):
@@ -29,6 +30,8 @@ def kernels(path):
         m = re.match(r"\s*/\*[0-9a-f]{4}\*/\s*(.*?)\s*;?\s*/\*", line)
         if name and m:
             ins = m.group(1)
+            if "USETMAXREG" in ins:
+                RAW.setdefault((path, name), []).append(re.sub(r"\bU?P\d\b", "Px", ins))
             ins = re.sub(r"\bUR\d+\b", "URx", ins)
             ins = re.sub(r"\bR\d+\b", "Rx", ins)
             ins = re.sub(r"\bU?P\d\b", "Px", ins)
@@ -54,6 +57,9 @@ for k in old:
         if len(d) > max_lines: print("   ... %d more diff lines" % (len(d) - max_lines))
     print("   old: " + counts(a))
     print("   new: " + counts(b))
+    ra, rb = RAW.get((old_path, k), []), RAW.get((new_path, k), [])
+    if ra or rb:
+        print("   setmaxnreg %s: %s" % ("unchanged" if ra == rb else "CHANGED", "; ".join(rb) or "; ".join(ra)))
 for k in new:
     if k not in old: print("== %s %s: new kernel" % (step, k))
 PY
