@@ -28,6 +28,9 @@
 
 #include "harness.cuh"
 
+/* A TMA step's launch descriptor (common/gemm_launch.cuh). */
+typedef struct gemm_launch_desc gemm_launch_desc;
+
 typedef struct {
     int m, n, k;
     const __nv_bfloat16 *a;   /* [m][k] */
@@ -47,6 +50,7 @@ typedef struct {
     void *workspace;          /* NULL when the step asks for none */
     size_t workspace_bytes;
     unsigned epoch;
+    const gemm_launch_desc *launch;   /* step->launch_desc (steps 05+), or NULL */
 } gemm_operands;
 
 typedef struct {
@@ -72,6 +76,9 @@ typedef struct {
     /* Optional: device workspace the step's kernels share across CTAs, in
      * bytes for these operands (0 or NULL: none). */
     size_t (*workspace_bytes)(const gemm_operands *op);
+    /* Steps 05+: the kernel and its launch (gemm_launch.cuh); the harness
+     * hands it to prepare and launch in gemm_operands.launch. */
+    const gemm_launch_desc *launch_desc;
 } gemm_step;
 
 static int gemm_main(int argc, char **argv, const gemm_step *step);

@@ -193,6 +193,7 @@ static int gemm_main(int argc, char **argv, const gemm_step *step)
         ops[s].stages = o.stages; ops[s].num_sms = di.num_sms;
         ops[s].smem_optin = (int)di.prop.sharedMemPerBlockOptin; ops[s].group = o.group;
         ops[s].trace = trace_disabled(); ops[s].plant_bug = o.plant_bug;
+        ops[s].launch = step->launch_desc;
         ops[s].plan = step->prepare ? step->prepare(&ops[s]) : NULL;
     }
     /* One workspace for the whole run, zeroed once (gemm.cuh). */

@@ -61,9 +61,10 @@
 #include <cuda_runtime.h>
 
 #include "smem_layout.h"
+#include "tile_scheduler.h"
 #include "tma.h"
 
-typedef struct {
+struct gemm_launch_desc {
     const char *step;            /* STEP_ID, for messages */
     const void *kernel;          /* the timed kernel */
     const void *kernel_traced;   /* the same parameters, with trace code */
@@ -72,7 +73,10 @@ typedef struct {
     int min_stages;              /* the smallest ring the protocol works with */
     int cluster;                 /* CTAs per cluster along x; 0 or 1: no cluster */
     int cooperative;             /* 1: launch with cudaLaunchAttributeCooperative */
-} gemm_launch_desc;
+    /* The tile, for the persistent plan (gemm_persistent_prepare): the A box
+     * is bm x bk, the B box bn x bk, the D store box d_rows x d_cols. */
+    int bm, bn, bk, d_rows, d_cols;
+};
 
 /* The largest --stages this device holds (at most `cap`), from the layout. */
 static int gemm_stages_that_fit(const gemm_launch_desc *l, int smem_optin, int cap)
@@ -169,6 +173,67 @@ static int gemm_persistent_grid(const gemm_launch_desc *l, const gemm_operands *
     }
     const int whole = (tiles + cluster - 1) / cluster * cluster;
     return whole < clusters * cluster ? whole : clusters * cluster;
+}
+
+/* ---- the persistent steps (06+): one plan, one launch -------------------------
+ * Their kernels take (map_a, map_b, map_d, D, M, N, K, stages, gemm_params,
+ * trace_ctx, plant_bug); the step names gemm_persistent_prepare,
+ * gemm_plan_free and gemm_persistent_launch in its gemm_step, with
+ * .launch_desc = &LAUNCH (bm, bn, bk, d_rows, d_cols filled). */
+typedef struct {
+    tile_sched sched;
+    int use_tma_store;     /* 1: N % 8 == 0 (16-byte D rows), 0: masked global stores */
+} gemm_params;
+
+/* What prepare builds once per buffer set: three tensor maps and the walk. */
+typedef struct {
+    CUtensorMap a, b, d;
+    gemm_params params;
+    int grid;
+} gemm_persistent_plan;
+
+static void gemm_launch(const gemm_launch_desc *l, const gemm_operands *op, int grid, void **args,
+                        cudaStream_t stream);
+
+static void *gemm_persistent_prepare(const gemm_operands *op)
+{
+    const gemm_launch_desc *l = op->launch;
+    gemm_persistent_plan *p = (gemm_persistent_plan *)gemm_plan_alloc(sizeof *p, l->step);
+    /* A[M][K]: boxes of bk k x bm rows.  B[N][K]: bk k x bn rows.  Both
+     * SWIZZLE_128B: the layout wgmma_desc_k_major_sw128 describes. */
+    const tma_2d_desc da = tma_2d_bf16_row_major(op->a, (uint64_t)op->m, (uint64_t)op->k, l->bm,
+                                                 l->bk, TMA_SWIZZLE_128B);
+    const tma_2d_desc db = tma_2d_bf16_row_major(op->b, (uint64_t)op->n, (uint64_t)op->k, l->bn,
+                                                 l->bk, TMA_SWIZZLE_128B);
+    tma_encode_or_exit(&p->a, &da, l->step, "A");
+    tma_encode_or_exit(&p->b, &db, l->step, "B");
+    /* D: store boxes in the same 128B swizzle the epilogue writes.  A tensor
+     * map needs 16-byte row strides: N % 8 == 0.  Otherwise the epilogue
+     * stores from registers and map d stays unused (zeros). */
+    p->params.use_tma_store = op->n % 8 == 0;
+    if (p->params.use_tma_store) {
+        const tma_2d_desc dd = tma_2d_bf16_row_major(op->d, (uint64_t)op->m, (uint64_t)op->n,
+                                                     l->d_rows, l->d_cols, TMA_SWIZZLE_128B);
+        tma_encode_or_exit(&p->d, &dd, l->step, "D");
+    }
+    /* The raster direction from the tiles whose loads run at the same time:
+     * one per CTA (step 07's two warpgroups take their tiles' k-tiles one
+     * after the other, so still one per SM). */
+    const int tiles_m = (op->m + l->bm - 1) / l->bm, tiles_n = (op->n + l->bn - 1) / l->bn;
+    const int along_n =
+        tile_sched_pick_along_n(tiles_m, tiles_n, l->bm, l->bn, op->group, op->num_sms);
+    p->params.sched = tile_sched_make(op->m, op->n, l->bm, l->bn, op->group, along_n);
+    p->grid = gemm_persistent_grid(l, op, p->params.sched.num_tiles);
+    return p;
+}
+
+static void gemm_persistent_launch(const gemm_operands *op, cudaStream_t stream)
+{
+    gemm_persistent_plan *p = (gemm_persistent_plan *)op->plan;
+    void *args[] = {&p->a, &p->b, &p->d, (void *)&op->d, (void *)&op->m, (void *)&op->n,
+                    (void *)&op->k, (void *)&op->stages, &p->params, (void *)&op->trace,
+                    (void *)&op->plant_bug};
+    gemm_launch(op->launch, op, p->grid, args, stream);
 }
 
 /* Enqueue one launch of the step (see the top of this file). */

@@ -423,6 +423,7 @@ static const gemm_launch_desc LAUNCH = {
     .smem = SMEM_CONFIG,
     .min_stages = MIN_STAGES,
     .cluster = 1,
+    .bm = BM, .bn = BN, .bk = BK,   /* no D map: the epilogue stores from registers */
 };
 
 /* What prepare builds once per buffer set: the two tensor maps. */
@@ -475,6 +476,7 @@ int main(int argc, char **argv)
         .launch = launch_gemm,
         .trace_units = 1 + CONSUMER_WGS,
         .trace_unit_kind = "warpgroup",
+        .launch_desc = &LAUNCH,
     };
     return gemm_main(argc, argv, &step);
 }

@@ -165,12 +165,6 @@ static_assert(EPI_SUB_BYTES % SMEM_ALIGN == 0, "every D buffer must start on a s
 static_assert(EPI_COLS * 2 == WGMMA_SW128_ROW_BYTES, "an epilogue row must be one swizzle row");
 static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
 
-/* What the kernel needs to know about the tile walk. */
-typedef struct {
-    tile_sched sched;
-    int use_tma_store;     /* 1: N % 8 == 0 (16-byte D rows), 0: masked global stores */
-} gemm_params;
-
 /* ---- producer: one thread loads every k-tile of every tile -------------------
  * The other 127 threads of warpgroup 0 have nothing to do and have left
  * (gemm_cta).  write_state walks the ring: acquire a free slot, announce the
@@ -493,8 +487,10 @@ persistent_kernel_traced(const __grid_constant__ CUtensorMap map_a,
     gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, params, tr, plant_bug, 1);
 }
 
-/* ---- host: only what differs (the glue is common/gemm_launch.cuh) ------------ */
-
+/* ---- host: only what differs (the glue is common/gemm_launch.cuh) ------------
+ * The plan (three tensor maps, the tile walk, the grid) and the launch are
+ * common/gemm_launch.cuh's persistent ones; this step names its kernels,
+ * its tile and its shared memory. */
 static const gemm_launch_desc LAUNCH = {
     .step = STEP_ID,
     .kernel = (const void *)persistent_kernel,
@@ -503,50 +499,9 @@ static const gemm_launch_desc LAUNCH = {
     .smem = SMEM_CONFIG,
     .min_stages = MIN_STAGES,
     .cluster = 1,
+    .bm = BM, .bn = BN, .bk = BK,
+    .d_rows = EPI_ROWS, .d_cols = EPI_COLS,
 };
-
-/* What prepare builds once per buffer set: three tensor maps and the walk. */
-typedef struct {
-    CUtensorMap a, b, d;
-    gemm_params params;
-    int grid;
-} gemm_plan;
-
-static void *prepare_plan(const gemm_operands *op)
-{
-    gemm_plan *p = (gemm_plan *)gemm_plan_alloc(sizeof(gemm_plan), STEP_ID);
-    /* A[M][K]: boxes of 64 k x BM rows.  B[N][K]: 64 k x BN rows.  Both
-     * SWIZZLE_128B: the layout wgmma_desc_k_major_sw128 describes. */
-    const tma_2d_desc da = tma_2d_bf16_row_major(op->a, (uint64_t)op->m, (uint64_t)op->k, BM, BK,
-                                                 TMA_SWIZZLE_128B);
-    const tma_2d_desc db = tma_2d_bf16_row_major(op->b, (uint64_t)op->n, (uint64_t)op->k, BN, BK,
-                                                 TMA_SWIZZLE_128B);
-    tma_encode_or_exit(&p->a, &da, STEP_ID, "A");
-    tma_encode_or_exit(&p->b, &db, STEP_ID, "B");
-    /* D: 64 x 64 store boxes in the same 128B swizzle the epilogue writes.
-     * A tensor map needs 16-byte row strides: N % 8 == 0.  Otherwise the
-     * epilogue stores from registers and map d stays unused (zeros). */
-    p->params.use_tma_store = op->n % 8 == 0;
-    if (p->params.use_tma_store) {
-        const tma_2d_desc dd = tma_2d_bf16_row_major(op->d, (uint64_t)op->m, (uint64_t)op->n,
-                                                     EPI_ROWS, EPI_COLS, TMA_SWIZZLE_128B);
-        tma_encode_or_exit(&p->d, &dd, STEP_ID, "D");
-    }
-    const int tiles_m = (op->m + BM - 1) / BM, tiles_n = (op->n + BN - 1) / BN;
-    const int along_n = tile_sched_pick_along_n(tiles_m, tiles_n, BM, BN, op->group, op->num_sms);
-    p->params.sched = tile_sched_make(op->m, op->n, BM, BN, op->group, along_n);
-    p->grid = gemm_persistent_grid(&LAUNCH, op, p->params.sched.num_tiles);
-    return p;
-}
-
-static void launch_gemm(const gemm_operands *op, cudaStream_t stream)
-{
-    gemm_plan *p = (gemm_plan *)op->plan;
-    void *args[] = {&p->a, &p->b, &p->d, (void *)&op->d, (void *)&op->m, (void *)&op->n,
-                    (void *)&op->k, (void *)&op->stages, &p->params, (void *)&op->trace,
-                    (void *)&op->plant_bug};
-    gemm_launch(&LAUNCH, op, p->grid, args, stream);
-}
 
 int main(int argc, char **argv)
 {
@@ -565,12 +520,13 @@ int main(int argc, char **argv)
         .max_stages = MAX_STAGES,
         .default_stages = DEFAULT_STAGES,
         .need = {9, 0, 1, "wgmma, setmaxnreg and TMA need an sm_90a (Hopper H100/H200) GPU"},
-        .prepare = prepare_plan,
+        .prepare = gemm_persistent_prepare,
         .release = gemm_plan_free,
-        .launch = launch_gemm,
+        .launch = gemm_persistent_launch,
         .trace_units = 1 + CONSUMER_WGS,
         .trace_unit_kind = "warpgroup",
         .has_group = 1,
+        .launch_desc = &LAUNCH,
     };
     return gemm_main(argc, argv, &step);
 }
