@@ -11,8 +11,21 @@
  *       .smem = SMEM_CONFIG,            // smem_layout.h: the one layout
  *       .min_stages = MIN_STAGES,
  *       .cluster = 1,                   // CTAs per cluster (x); 0 or 1: none
+ *       .bm = BM, .bn = BN, .bk = BK,   // the TMA boxes of A and B
+ *       .d_rows = EPI_ROWS, .d_cols = EPI_COLS,   // the D store box (persistent)
  *   };
+ *   gemm_step: .launch_desc = &LAUNCH; the harness passes it on as op->launch.
  *
+ * Ready-made plans, for the two kernel conventions of the course (a step with
+ * other parameters writes its own prepare/launch from the pieces below):
+ *   one CTA per tile (step 05): kernel(map_a, map_b, D, M, N, K, stages, tr,
+ *     plant_bug); .prepare = gemm_tiled_prepare, .launch = gemm_tiled_launch;
+ *   persistent (steps 06+): kernel(map_a, map_b, map_d, D, M, N, K, stages,
+ *     gemm_params, tr, plant_bug); .prepare = gemm_persistent_prepare,
+ *     .launch = gemm_persistent_launch (grid from gemm_persistent_grid);
+ *   both: .release = gemm_plan_free.
+ *
+ * The pieces:
  *   prepare (once per buffer set, before timing):
  *     gemm_plan_alloc(bytes, STEP_ID)       128-byte aligned heap plan (tensor maps)
  *     tma_encode_or_exit(&map, &desc, STEP_ID, "A")
@@ -175,6 +188,49 @@ static int gemm_persistent_grid(const gemm_launch_desc *l, const gemm_operands *
     return whole < clusters * cluster ? whole : clusters * cluster;
 }
 
+/* ---- one CTA per tile (step 05): one plan, one launch -------------------------
+ * The kernel takes (map_a, map_b, D, M, N, K, stages, trace_ctx, plant_bug);
+ * the step names gemm_tiled_prepare, gemm_plan_free and gemm_tiled_launch in
+ * its gemm_step, with .launch_desc = &LAUNCH (bm, bn, bk filled). */
+typedef struct {
+    CUtensorMap a, b;
+    int grid;              /* one CTA per tile */
+} gemm_tiled_plan;
+
+static void gemm_launch(const gemm_launch_desc *l, const gemm_operands *op, int grid, void **args,
+                        cudaStream_t stream);
+
+/* The A and B maps every TMA step uses.  A[M][K]: boxes of bk k x bm rows;
+ * B[N][K]: bk k x bn rows; both SWIZZLE_128B, the layout
+ * wgmma_desc_k_major_sw128 describes. */
+static void gemm_encode_ab(CUtensorMap *a, CUtensorMap *b, const gemm_operands *op)
+{
+    const gemm_launch_desc *l = op->launch;
+    const tma_2d_desc da = tma_2d_bf16_row_major(op->a, (uint64_t)op->m, (uint64_t)op->k, l->bm,
+                                                 l->bk, TMA_SWIZZLE_128B);
+    const tma_2d_desc db = tma_2d_bf16_row_major(op->b, (uint64_t)op->n, (uint64_t)op->k, l->bn,
+                                                 l->bk, TMA_SWIZZLE_128B);
+    tma_encode_or_exit(a, &da, l->step, "A");
+    tma_encode_or_exit(b, &db, l->step, "B");
+}
+
+static void *gemm_tiled_prepare(const gemm_operands *op)
+{
+    const gemm_launch_desc *l = op->launch;
+    gemm_tiled_plan *p = (gemm_tiled_plan *)gemm_plan_alloc(sizeof *p, l->step);
+    gemm_encode_ab(&p->a, &p->b, op);
+    p->grid = ((op->m + l->bm - 1) / l->bm) * ((op->n + l->bn - 1) / l->bn);
+    return p;
+}
+
+static void gemm_tiled_launch(const gemm_operands *op, cudaStream_t stream)
+{
+    gemm_tiled_plan *p = (gemm_tiled_plan *)op->plan;
+    void *args[] = {&p->a, &p->b, (void *)&op->d, (void *)&op->m, (void *)&op->n, (void *)&op->k,
+                    (void *)&op->stages, (void *)&op->trace, (void *)&op->plant_bug};
+    gemm_launch(op->launch, op, p->grid, args, stream);
+}
+
 /* ---- the persistent steps (06+): one plan, one launch -------------------------
  * Their kernels take (map_a, map_b, map_d, D, M, N, K, stages, gemm_params,
  * trace_ctx, plant_bug); the step names gemm_persistent_prepare,
@@ -192,21 +248,11 @@ typedef struct {
     int grid;
 } gemm_persistent_plan;
 
-static void gemm_launch(const gemm_launch_desc *l, const gemm_operands *op, int grid, void **args,
-                        cudaStream_t stream);
-
 static void *gemm_persistent_prepare(const gemm_operands *op)
 {
     const gemm_launch_desc *l = op->launch;
     gemm_persistent_plan *p = (gemm_persistent_plan *)gemm_plan_alloc(sizeof *p, l->step);
-    /* A[M][K]: boxes of bk k x bm rows.  B[N][K]: bk k x bn rows.  Both
-     * SWIZZLE_128B: the layout wgmma_desc_k_major_sw128 describes. */
-    const tma_2d_desc da = tma_2d_bf16_row_major(op->a, (uint64_t)op->m, (uint64_t)op->k, l->bm,
-                                                 l->bk, TMA_SWIZZLE_128B);
-    const tma_2d_desc db = tma_2d_bf16_row_major(op->b, (uint64_t)op->n, (uint64_t)op->k, l->bn,
-                                                 l->bk, TMA_SWIZZLE_128B);
-    tma_encode_or_exit(&p->a, &da, l->step, "A");
-    tma_encode_or_exit(&p->b, &db, l->step, "B");
+    gemm_encode_ab(&p->a, &p->b, op);
     /* D: store boxes in the same 128B swizzle the epilogue writes.  A tensor
      * map needs 16-byte row strides: N % 8 == 0.  Otherwise the epilogue
      * stores from registers and map d stays unused (zeros). */

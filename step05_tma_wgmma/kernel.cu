@@ -413,8 +413,10 @@ tma_wgmma_kernel_traced(const __grid_constant__ CUtensorMap map_a,
     gemm_cta(&map_a, &map_b, D, M, N, K, stages, tr, plant_bug, 1);
 }
 
-/* ---- host: only what differs (the glue is common/gemm_launch.cuh) ------------ */
-
+/* ---- host: only what differs (the glue is common/gemm_launch.cuh) ------------
+ * The plan (two tensor maps, one CTA per tile) and the launch are
+ * common/gemm_launch.cuh's; this step names its kernels, its tile and its
+ * shared memory. */
 static const gemm_launch_desc LAUNCH = {
     .step = STEP_ID,
     .kernel = (const void *)tma_wgmma_kernel,
@@ -425,35 +427,6 @@ static const gemm_launch_desc LAUNCH = {
     .cluster = 1,
     .bm = BM, .bn = BN, .bk = BK,   /* no D map: the epilogue stores from registers */
 };
-
-/* What prepare builds once per buffer set: the two tensor maps. */
-typedef struct {
-    CUtensorMap a, b;
-} gemm_plan;
-
-static void *prepare_plan(const gemm_operands *op)
-{
-    gemm_plan *p = (gemm_plan *)gemm_plan_alloc(sizeof(gemm_plan), STEP_ID);
-    /* A[M][K]: boxes of 64 k x BM rows.  B[N][K]: 64 k x 256 rows.  Both
-     * SWIZZLE_128B: the layout wgmma_desc_k_major_sw128 describes. */
-    const tma_2d_desc da = tma_2d_bf16_row_major(op->a, (uint64_t)op->m, (uint64_t)op->k, BM, BK,
-                                                 TMA_SWIZZLE_128B);
-    const tma_2d_desc db = tma_2d_bf16_row_major(op->b, (uint64_t)op->n, (uint64_t)op->k, BN, BK,
-                                                 TMA_SWIZZLE_128B);
-    tma_encode_or_exit(&p->a, &da, STEP_ID, "A");
-    tma_encode_or_exit(&p->b, &db, STEP_ID, "B");
-    return p;
-}
-
-static void launch_gemm(const gemm_operands *op, cudaStream_t stream)
-{
-    gemm_plan *p = (gemm_plan *)op->plan;
-    /* One CTA per tile. */
-    const int tiles = ((op->m + BM - 1) / BM) * ((op->n + BN - 1) / BN);
-    void *args[] = {&p->a, &p->b, (void *)&op->d, (void *)&op->m, (void *)&op->n, (void *)&op->k,
-                    (void *)&op->stages, (void *)&op->trace, (void *)&op->plant_bug};
-    gemm_launch(&LAUNCH, op, tiles, args, stream);
-}
 
 int main(int argc, char **argv)
 {
@@ -471,9 +444,9 @@ int main(int argc, char **argv)
         .max_stages = MAX_STAGES,
         .default_stages = DEFAULT_STAGES,
         .need = {9, 0, 1, "wgmma and TMA need an sm_90a (Hopper H100/H200) GPU"},
-        .prepare = prepare_plan,
+        .prepare = gemm_tiled_prepare,
         .release = gemm_plan_free,
-        .launch = launch_gemm,
+        .launch = gemm_tiled_launch,
         .trace_units = 1 + CONSUMER_WGS,
         .trace_unit_kind = "warpgroup",
         .launch_desc = &LAUNCH,
