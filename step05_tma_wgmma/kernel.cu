@@ -106,8 +106,9 @@
 #if CONSUMER_WGS != 1 && CONSUMER_WGS != 2
 #error "CONSUMER_WGS must be 1 or 2 (a third warpgroup would leave 128 registers per thread)"
 #endif
+#define WG_M_BLOCKS 1                           /* m64 blocks per consumer warpgroup */
 #define WG_THREADS 128                          /* 4 warps: one warpgroup */
-#define WG_ROWS 64                              /* rows of D per consumer WG: wgmma's M */
+#define WG_ROWS (64 * WG_M_BLOCKS)              /* rows of D per consumer WG */
 #define BM (WG_ROWS * CONSUMER_WGS)             /* 128 */
 #define BN 256                                  /* one m64n256k16 accumulator wide */
 #define BK 64                                   /* 64 bf16 = one 128-byte swizzled row */
@@ -119,6 +120,7 @@
 #define STAGE_BYTES (A_STAGE_BYTES + B_STAGE_BYTES)   /* 48 KiB, also the expect_tx count */
 #define SMEM_ALIGN 1024                         /* SWIZZLE_128B atom: 8 rows x 128 B */
 #define GROUP_M 8                               /* grouped raster: 8 tile rows (as step 04) */
+#define wgmma_tile_k16 wgmma_m64n256k16_bf16    /* one m64 block's k16 step */
 
 /* ---- shared memory (common/smem_layout.h: the one layout) -------------------
  * A stage is 48 KiB of boxes plus its full and empty mbarriers (8 bytes
@@ -227,7 +229,8 @@ static __device__ __forceinline__ void producer_load_tiles(const CUtensorMap *ma
  * further: a whole number of atoms), the whole B box.  read_state is the
  * slot to wait for, release_state the slot to hand back (one behind).
  * *reads counts the k-tiles this warpgroup consumed (trace, planted bug). */
-static __device__ __forceinline__ void consumer_mainloop(float *acc, const smem_ring *sm, int c,
+static __device__ __forceinline__ void consumer_mainloop(float (*acc)[ACC_REGS], const smem_ring *sm,
+                                                         int c,
                                                          int k_tiles,
                                                          pipeline_state *read_state,
                                                          pipeline_state *release_state,
@@ -244,16 +247,20 @@ static __device__ __forceinline__ void consumer_mainloop(float *acc, const smem_
         consumer_wait(sm->full, read_state->index, read_state->phase);
         CLOCK_SPAN(clk, leader, TP_CONSUMER_WAIT, *reads);
 
-        /* Descriptors of this warpgroup's 64 rows of A and of B's 256 rows in
-         * the slot; each k16 step moves 32 bytes along the 128-byte rows. */
-        const uint64_t da = wgmma_desc_k_major_sw128(a_base + read_state->index * A_STAGE_BYTES);
+        /* Descriptors of B's BN rows in the slot and, in the loop below, of
+         * each m64 block of A; each k16 step moves 32 bytes along the rows. */
         const uint64_t db = wgmma_desc_k_major_sw128(sm->b + read_state->index * B_STAGE_BYTES);
-        wgmma_fence_operands(acc, ACC_REGS);
+        wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
         wgmma_fence();   /* the zeroing (first k-tile) happened before these wgmmas */
 #pragma unroll
         for (int kk = 0; kk < KSTEPS; ++kk)
-            wgmma_m64n256k16_bf16(acc, wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
-                                  wgmma_desc_advance(db, kk * WGMMA_K16_BYTES), 1);
+#pragma unroll
+            for (int mb = 0; mb < WG_M_BLOCKS; ++mb) {
+                const uint64_t da = wgmma_desc_k_major_sw128(
+                    a_base + read_state->index * A_STAGE_BYTES + mb * 64 * WGMMA_SW128_ROW_BYTES);
+                wgmma_tile_k16(acc[mb], wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
+                               wgmma_desc_advance(db, kk * WGMMA_K16_BYTES), 1);
+            }
         wgmma_commit_group();
         CLOCK_SPAN(clk, leader, TP_CONSUMER_COMPUTE, *reads);
 
@@ -267,7 +274,7 @@ static __device__ __forceinline__ void consumer_mainloop(float *acc, const smem_
          * slot kt, is also correct but drains the tensor-core queue every
          * k-tile: README exercise.)  This is why a ring needs >= 2 slots. */
         wgmma_wait_group(1);
-        wgmma_fence_operands(acc, ACC_REGS);
+        wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
         if (kt > 0) {
 #ifdef COURSE_DEBUG
             if (!(PLANTED(plant_bug, BUG_SKIP_RELEASE) && *reads == 1))
@@ -282,23 +289,25 @@ static __device__ __forceinline__ void consumer_mainloop(float *acc, const smem_
      * are read (reading them earlier is undefined), then hand its slot back
      * too, so the ring ends balanced (step 06 keeps using it). */
     wgmma_wait_group(0);
-    wgmma_fence_operands(acc, ACC_REGS);
+    wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
     if (leader) consumer_release(sm->empty, release_state->index);
 }
 
 /* ---- epilogue: accumulators -> bf16 -> D, masked at the M and N edges --------
- * Register i of this thread holds D[wgmma_acc_row][wgmma_acc_col]
- * (wgmma_desc.h; the same functions the CPU tests check).  Registers
+ * Register i of acc[mb] holds D[wgmma_acc_row][wgmma_acc_col] of m64 block
+ * mb (wgmma_desc.h; the same functions the CPU tests check).  Registers
  * 2j and 2j+1 are columns col and col+1 of one row: one bf16x2 store. */
 static __device__ __forceinline__ void epilogue_store(__nv_bfloat16 *__restrict__ D, int M, int N,
-                                                      const float *acc, int c, gemm_tile tile,
-                                                      int tid)
+                                                      float (*acc)[ACC_REGS], int c, int m0,
+                                                      int n0, int tid)
 {
-    const int row0 = tile.m0 + c * WG_ROWS, col0 = tile.n0;
+    m0 += c * WG_ROWS;   /* this warpgroup's rows of the tile */
 #pragma unroll
-    for (int i = 0; i < ACC_REGS; i += 2)
-        gemm_store_pair(D, M, N, row0 + wgmma_acc_row(tid, i), col0 + wgmma_acc_col(tid, i),
-                        acc[i], acc[i + 1]);
+    for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
+#pragma unroll
+        for (int i = 0; i < ACC_REGS; i += 2)
+            gemm_store_pair(D, M, N, m0 + 64 * mb + wgmma_acc_row(tid, i),
+                            n0 + wgmma_acc_col(tid, i), acc[mb][i], acc[mb][i + 1]);
 }
 
 /* ---- consumer role: the tile through the mainloop, then the epilogue -------- */
@@ -317,16 +326,16 @@ static __device__ __forceinline__ void consumer_tiles(__nv_bfloat16 *__restrict_
      * elect_one_sync because its other lanes leave right after. */
     const int leader = tid == 0;
 
-    float acc[ACC_REGS];
+    float acc[WG_M_BLOCKS][ACC_REGS];
 #pragma unroll
-    for (int i = 0; i < ACC_REGS; ++i) acc[i] = 0.0f;
+    for (int i = 0; i < WG_M_BLOCKS * ACC_REGS; ++i) acc[i / ACC_REGS][i % ACC_REGS] = 0.0f;
 
     pipeline_state read_state = pipeline_consumer_start((uint32_t)stages);
     pipeline_state release_state = read_state;
     int reads = 0;      /* k-tiles consumed by this warpgroup (trace, planted bug) */
     consumer_mainloop(acc, sm, c, k_tiles, &read_state, &release_state, &reads, leader, clk,
                       plant_bug);
-    epilogue_store(D, M, N, acc, c, tile, tid);
+    epilogue_store(D, M, N, acc, c, tile.m0, tile.n0, tid);
     CLOCK_SPAN(clk, leader, TP_EPILOGUE, tile.index);
 }
 

@@ -87,9 +87,10 @@
  *     each (65536 / 384, rounded down to a multiple of 8): 128 accumulators
  *     plus addresses fit with no spill (ptxas -v: see NOTES.md).  Moving
  *     registers from the producer to the consumers: setmaxnreg, below. */
+#define WG_M_BLOCKS 1                           /* m64 blocks per consumer warpgroup */
 #define CONSUMER_WGS 2
 #define WG_THREADS 128                          /* 4 warps: one warpgroup */
-#define WG_ROWS 64                              /* rows of D per consumer WG: wgmma's M */
+#define WG_ROWS (64 * WG_M_BLOCKS)              /* rows of D per consumer WG */
 #define BM (WG_ROWS * CONSUMER_WGS)             /* 128 */
 #define BN 256                                  /* one m64n256k16 accumulator wide */
 #define BK 64                                   /* 64 bf16 = one 128-byte swizzled row */
@@ -100,6 +101,7 @@
 #define B_STAGE_BYTES (BN * BK * 2)             /* 32 KiB: the B box, 256 rows x 128 B */
 #define STAGE_BYTES (A_STAGE_BYTES + B_STAGE_BYTES)   /* 48 KiB, also the expect_tx count */
 #define SMEM_ALIGN 1024                         /* SWIZZLE_128B atom: 8 rows x 128 B */
+#define wgmma_tile_k16 wgmma_m64n256k16_bf16    /* one m64 block's k16 step */
 
 /* ---- register split ----------------------------------------------------------
  * 384 threads at __launch_bounds__(384, 1): ptxas caps every thread at 168.
@@ -129,8 +131,11 @@ static_assert(WG_THREADS * PRODUCER_REGS + CONSUMER_WGS * WG_THREADS * CONSUMER_
 #define EPI_CHUNKS (BN / EPI_COLS)              /* 4 sub-tiles per warpgroup per tile */
 #define EPI_REGS (ACC_REGS / EPI_CHUNKS)        /* 32 accumulators per sub-tile */
 
-/* Named barriers (named_barrier.cuh): id 0 is __syncthreads'. */
-enum { BAR_EPI_WG1 = 1, BAR_EPI_WG2 = 2 };     /* one per consumer warpgroup, 128 threads */
+/* Named barriers (named_barrier.cuh).  Id 0 is __syncthreads'.  One id per
+ * consumer warpgroup c = 0, 1 (warpgroups 1, 2): the base plus c. */
+enum {
+    BAR_STORE = 1    /* 1 + c: inside consumer c's epilogue, its 128 threads */
+};
 
 /* ---- shared memory (common/smem_layout.h: the one layout) -------------------
  * A stage is 48 KiB of boxes plus its full and empty mbarriers (8 bytes
@@ -236,7 +241,8 @@ static __device__ __forceinline__ void producer_load_tiles(const CUtensorMap *ma
  * slot to wait for, release_state the slot to hand back (one behind); both
  * run on across tiles exactly like the producer's.
  * *reads counts the k-tiles this warpgroup consumed (trace, planted bug). */
-static __device__ __forceinline__ void consumer_mainloop(float *acc, const smem_ring *sm, int c,
+static __device__ __forceinline__ void consumer_mainloop(float (*acc)[ACC_REGS], const smem_ring *sm,
+                                                         int c,
                                                          int k_tiles,
                                                          pipeline_state *read_state,
                                                          pipeline_state *release_state,
@@ -253,19 +259,23 @@ static __device__ __forceinline__ void consumer_mainloop(float *acc, const smem_
         consumer_wait(sm->full, read_state->index, read_state->phase);
         CLOCK_SPAN(clk, leader, TP_CONSUMER_WAIT, *reads);
 
-        /* Descriptors of this warpgroup's 64 rows of A and of B's 256 rows in
-         * the slot; each k16 step moves 32 bytes along the 128-byte rows. */
-        const uint64_t da = wgmma_desc_k_major_sw128(a_base + read_state->index * A_STAGE_BYTES);
+        /* Descriptors of B's BN rows in the slot and, in the loop below, of
+         * each m64 block of A; each k16 step moves 32 bytes along the rows. */
         const uint64_t db = wgmma_desc_k_major_sw128(sm->b + read_state->index * B_STAGE_BYTES);
-        wgmma_fence_operands(acc, ACC_REGS);
+        wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
         wgmma_fence();   /* the previous tile's epilogue read acc before these wgmmas */
         /* scale-d = 0 on a tile's first k16 step: D = A.B overwrites
          * whatever the registers held (the previous tile's results), so
          * no zeroing pass is needed. */
 #pragma unroll
         for (int kk = 0; kk < KSTEPS; ++kk)
-            wgmma_m64n256k16_bf16(acc, wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
-                                  wgmma_desc_advance(db, kk * WGMMA_K16_BYTES), kt > 0 || kk > 0);
+#pragma unroll
+            for (int mb = 0; mb < WG_M_BLOCKS; ++mb) {
+                const uint64_t da = wgmma_desc_k_major_sw128(
+                    a_base + read_state->index * A_STAGE_BYTES + mb * 64 * WGMMA_SW128_ROW_BYTES);
+                wgmma_tile_k16(acc[mb], wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
+                               wgmma_desc_advance(db, kk * WGMMA_K16_BYTES), kt > 0 || kk > 0);
+            }
         wgmma_commit_group();
         CLOCK_SPAN(clk, leader, TP_CONSUMER_COMPUTE, *reads);
 
@@ -282,7 +292,7 @@ static __device__ __forceinline__ void consumer_mainloop(float *acc, const smem_
          * tile's last, which the drain below already handed back: nothing
          * to release then. */
         wgmma_wait_group(1);
-        wgmma_fence_operands(acc, ACC_REGS);
+        wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
         if (kt > 0) {
 #ifdef COURSE_DEBUG
             if (!(PLANTED(plant_bug, BUG_SKIP_RELEASE) && *reads == 1))
@@ -297,60 +307,64 @@ static __device__ __forceinline__ void consumer_mainloop(float *acc, const smem_
      * are read (reading them earlier is undefined), then hand its slot back
      * at once, so the producer can refill it during the epilogue. */
     wgmma_wait_group(0);
-    wgmma_fence_operands(acc, ACC_REGS);
+    wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
     if (leader) consumer_release(sm->empty, release_state->index);
     pipeline_advance(release_state);
 }
 
 /* ---- epilogue: accumulators -> bf16 -> swizzled smem -> TMA store -----------
- * Sub-tile j = columns 64j .. 64j+63 = accumulators 32j .. 32j+31
- * (wgmma_acc_col: register i is in column 8(i/4) + ...).  *stores counts
- * the sub-tiles this warpgroup stored: it picks the D buffer. */
+ * Sub-tile j of m64 block mb = columns 64j .. 64j+63 = accumulators
+ * 32j .. 32j+31 of acc[mb] (wgmma_acc_col: register i is in column
+ * 8(i/4) + ...).  *stores counts the sub-tiles this warpgroup stored: it
+ * picks the D buffer. */
 static __device__ __forceinline__ void epilogue_store(const CUtensorMap *map_d,
                                                       __nv_bfloat16 *__restrict__ D, int M, int N,
-                                                      const float *acc, const smem_ring *sm,
+                                                      float (*acc)[ACC_REGS], const smem_ring *sm,
                                                       int c, int m0, int n0, int tid, int leader,
                                                       int *stores, int use_tma_store)
 {
-    const int row0 = m0 + c * WG_ROWS;
+    m0 += c * WG_ROWS;   /* this warpgroup's rows of the tile */
     if (use_tma_store) {
         const uint32_t d_base = sm->d + (uint32_t)c * EPI_BUFS * EPI_SUB_BYTES;
         unsigned char *d_ptr = sm->d_ptr + (size_t)c * EPI_BUFS * EPI_SUB_BYTES;
-        const int epi_bar = BAR_EPI_WG1 + c;
 #pragma unroll
-        for (int j = 0; j < EPI_CHUNKS; ++j, ++*stores) {
-            const int b = *stores % EPI_BUFS;
-            /* WAR on the buffer: the store issued from it two sub-tiles
-             * ago must have finished READING it.  Only the thread that
-             * committed a bulk group can wait for it, so the leader
-             * waits and a barrier tells the other 127 threads. */
-            if (leader) tma_store_wait_read(EPI_BUFS - 1);
-            named_bar_sync(epi_bar, WG_THREADS, "epilogue");
-            unsigned char *buf = d_ptr + b * EPI_SUB_BYTES;
+        for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
 #pragma unroll
-            for (int i = 0; i < EPI_REGS; i += 2) {
-                const int r = EPI_REGS * j + i;
-                const __nv_bfloat162 v = __floats2bfloat162_rn(acc[r], acc[r + 1]);
-                *(__nv_bfloat162 *)(buf + sw128_acc_pair_offset(tid, i)) = v;
+            for (int j = 0; j < EPI_CHUNKS; ++j, ++*stores) {
+                const int b = *stores % EPI_BUFS;
+                /* WAR on the buffer: the store issued from it two sub-tiles
+                 * ago must have finished READING it.  Only the thread that
+                 * committed a bulk group can wait for it, so the leader
+                 * waits and a barrier tells the other 127 threads. */
+                if (leader) tma_store_wait_read(EPI_BUFS - 1);
+                named_bar_sync(BAR_STORE + c, WG_THREADS, "epilogue");
+                unsigned char *buf = d_ptr + b * EPI_SUB_BYTES;
+#pragma unroll
+                for (int i = 0; i < EPI_REGS; i += 2) {
+                    const int r = EPI_REGS * j + i;
+                    const __nv_bfloat162 v = __floats2bfloat162_rn(acc[mb][r], acc[mb][r + 1]);
+                    *(__nv_bfloat162 *)(buf + sw128_acc_pair_offset(tid, i)) = v;
+                }
+                /* RAW across proxies: these st.shared are generic-proxy
+                 * writes and the TMA store reads through the async proxy.
+                 * Each writing thread fences its own writes, then the
+                 * barrier gathers them before the one thread stores. */
+                fence_proxy_async_smem();
+                named_bar_sync(BAR_STORE + c, WG_THREADS, "epilogue");
+                if (leader) {
+                    tma_store_2d(map_d, n0 + EPI_COLS * j, m0 + 64 * mb, d_base + b * EPI_SUB_BYTES);
+                    tma_store_commit_group();
+                }
             }
-            /* RAW across proxies: these st.shared are generic-proxy
-             * writes and the TMA store reads through the async proxy.
-             * Each writing thread fences its own writes, then the
-             * barrier gathers them before the one thread stores. */
-            fence_proxy_async_smem();
-            named_bar_sync(epi_bar, WG_THREADS, "epilogue");
-            if (leader) {
-                tma_store_2d(map_d, n0 + EPI_COLS * j, row0, d_base + b * EPI_SUB_BYTES);
-                tma_store_commit_group();
-            }
-        }
     } else {
         /* N % 8 != 0: D's rows are not 16-byte aligned, which a tensor map
          * requires; write straight from the registers, masked. */
 #pragma unroll
-        for (int i = 0; i < ACC_REGS; i += 2)
-            gemm_store_pair(D, M, N, row0 + wgmma_acc_row(tid, i), n0 + wgmma_acc_col(tid, i),
-                            acc[i], acc[i + 1]);
+        for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
+#pragma unroll
+            for (int i = 0; i < ACC_REGS; i += 2)
+                gemm_store_pair(D, M, N, m0 + 64 * mb + wgmma_acc_row(tid, i),
+                                n0 + wgmma_acc_col(tid, i), acc[mb][i], acc[mb][i + 1]);
     }
 }
 
@@ -376,7 +390,7 @@ static __device__ __forceinline__ void consumer_tiles(const CUtensorMap *map_d,
     const int leader = tid == 0;
     if (leader && use_tma_store) tma_prefetch_map(map_d);
 
-    float acc[ACC_REGS];
+    float acc[WG_M_BLOCKS][ACC_REGS];
     pipeline_state read_state = pipeline_consumer_start((uint32_t)stages);
     pipeline_state release_state = read_state;
     int reads = 0;      /* k-tiles consumed by this warpgroup (trace, planted bug) */
