@@ -230,8 +230,7 @@ static __device__ __forceinline__ void producer_load_tiles(const CUtensorMap *ma
  * slot to wait for, release_state the slot to hand back (one behind).
  * *reads counts the k-tiles this warpgroup consumed (trace, planted bug). */
 static __device__ __forceinline__ void consumer_mainloop(float (*acc)[ACC_REGS], const smem_ring *sm,
-                                                         int c,
-                                                         int k_tiles,
+                                                         int c, int k_tiles,
                                                          pipeline_state *read_state,
                                                          pipeline_state *release_state,
                                                          int *reads, int leader,
@@ -251,7 +250,7 @@ static __device__ __forceinline__ void consumer_mainloop(float (*acc)[ACC_REGS],
          * each m64 block of A; each k16 step moves 32 bytes along the rows. */
         const uint64_t db = wgmma_desc_k_major_sw128(sm->b + read_state->index * B_STAGE_BYTES);
         wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
-        wgmma_fence();   /* the zeroing (first k-tile) happened before these wgmmas */
+        wgmma_fence();   /* accumulator writes (zeroing, the last epilogue) come first */
 #pragma unroll
         for (int kk = 0; kk < KSTEPS; ++kk)
 #pragma unroll
@@ -287,7 +286,8 @@ static __device__ __forceinline__ void consumer_mainloop(float (*acc)[ACC_REGS],
     }
     /* Drain: the last k-tile's wgmmas must finish before the accumulators
      * are read (reading them earlier is undefined), then hand its slot back
-     * too, so the ring ends balanced (step 06 keeps using it). */
+     * at once: the ring stays balanced, and a producer with more tiles to
+     * load (step 06 on) refills the slot during the epilogue. */
     wgmma_wait_group(0);
     wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
     if (leader) consumer_release(sm->empty, release_state->index);

@@ -288,7 +288,7 @@ static __device__ __forceinline__ void consumer_mainloop(float (*acc)[ACC_REGS],
          * each m64 block of A; each k16 step moves 32 bytes along the rows. */
         const uint64_t db = wgmma_desc_k_major_sw128(sm->b + read_state->index * B_STAGE_BYTES);
         wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
-        wgmma_fence();   /* the previous tile's epilogue read acc before these wgmmas */
+        wgmma_fence();   /* accumulator writes (zeroing, the last epilogue) come first */
         /* scale-d = 0 on a tile's first k16 step: D = A.B overwrites
          * whatever the registers held (the previous tile's results), so
          * no zeroing pass is needed. */
@@ -334,7 +334,8 @@ static __device__ __forceinline__ void consumer_mainloop(float (*acc)[ACC_REGS],
     if (hand_over) pingpong_pass_turn(BAR_MMA, c);
     /* Drain: the last k-tile's wgmmas must finish before the accumulators
      * are read (reading them earlier is undefined), then hand its slot back
-     * at once, so the producer can refill it during the epilogue. */
+     * at once: the ring stays balanced, and a producer with more tiles to
+     * load (step 06 on) refills the slot during the epilogue. */
     wgmma_wait_group(0);
     wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
     if (leader) consumer_release(sm->empty, release_state->index);
