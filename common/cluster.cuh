@@ -38,9 +38,7 @@
 
 #include <stdint.h>
 #include <cuda.h>
-#include <cuda_runtime.h>
 
-#include "cuda_check.h"
 #include "tile_scheduler.h"
 
 /* ---- who am I ------------------------------------------------------------- */
@@ -174,66 +172,12 @@ static __device__ __forceinline__ void tma_load_2d_multicast(uint32_t smem_dst,
                  : "memory");
 }
 
-/* ---- host: number the clusters to fit the placement ---------------------------
- * A cluster launch puts consecutive clusters on different GPCs (and so on
- * different halves of the L2), a plain launch fills one GPC after another
- * (step08_cluster_multicast/NOTES.md).  The tile scheduler gives consecutive
- * work indices shared panels, so each cluster's walk start should follow
- * the plain launch's order.  cluster_walk_starts measures both placements
- * with a probe kernel of the same block size and shared memory (so one CTA
- * per SM, as in the GEMM) and writes, for each of the `grid / cluster`
- * clusters, its walk start: the rank of its rank-0 SM in the plain order
- * (cluster_walk_rank, tile_scheduler.h).  Returns 0, or -1 (start = cluster
- * id) if the device has more SMs than the probe handles.  Costs two tiny
- * launches, once per plan; any answer is correct, only speed depends on it. */
-#define CLUSTER_PROBE_MAX_SMS 1024
-
-static __global__ void cluster_probe_sm_of_cta(int *smid)
+/* The tile walk of this CTA's cluster (both CTAs walk the same cluster
+ * tiles): start at the table's entry (cluster_walk_table, cluster_launch.cuh),
+ * stride by the number of clusters. */
+static __device__ __forceinline__ tile_walk cluster_tile_walk_start(const int *walk_start)
 {
-    if (threadIdx.x == 0) smid[blockIdx.x] = (int)sm_id();
-}
-
-static int cluster_walk_starts(int threads, size_t smem, int cluster, int grid, int num_sms,
-                               int *start)
-{
-    const int clusters = grid / cluster;
-    if (num_sms > CLUSTER_PROBE_MAX_SMS || grid > num_sms) {
-        for (int c = 0; c < clusters; ++c) start[c] = c;
-        return -1;
-    }
-    int *d = NULL, plain[CLUSTER_PROBE_MAX_SMS], clustered[CLUSTER_PROBE_MAX_SMS];
-    int pos[CLUSTER_PROBE_MAX_SMS], keys[CLUSTER_PROBE_MAX_SMS];
-    CUDA_CHECK(cudaFuncSetAttribute((const void *)cluster_probe_sm_of_cta,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    CUDA_CHECK(cudaMalloc((void **)&d, 2 * CLUSTER_PROBE_MAX_SMS * sizeof(int)));
-    cluster_probe_sm_of_cta<<<num_sms, threads, smem>>>(d);   /* the plain order */
-    CUDA_CHECK_LAUNCH();
-    cudaLaunchConfig_t cfg = {};
-    cudaLaunchAttribute attr[1];
-    cfg.gridDim = dim3((unsigned)grid, 1, 1);
-    cfg.blockDim = dim3((unsigned)threads, 1, 1);
-    cfg.dynamicSmemBytes = smem;
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = (unsigned)cluster;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    int *d_clustered = d + CLUSTER_PROBE_MAX_SMS;
-    CUDA_CHECK(cudaLaunchKernelEx(&cfg, cluster_probe_sm_of_cta, d_clustered));
-    CUDA_CHECK_LAUNCH();
-    CUDA_CHECK(cudaMemcpy(plain, d, num_sms * sizeof(int), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(clustered, d_clustered, grid * sizeof(int), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaFree(d));
-    for (int s = 0; s < CLUSTER_PROBE_MAX_SMS; ++s) pos[s] = CLUSTER_PROBE_MAX_SMS;
-    for (int b = 0; b < num_sms; ++b)
-        if (plain[b] >= 0 && plain[b] < CLUSTER_PROBE_MAX_SMS) pos[plain[b]] = b;
-    for (int c = 0; c < clusters; ++c) {
-        const int sm = clustered[c * cluster];
-        keys[c] = sm >= 0 && sm < CLUSTER_PROBE_MAX_SMS ? pos[sm] : CLUSTER_PROBE_MAX_SMS;
-    }
-    for (int c = 0; c < clusters; ++c) start[c] = cluster_walk_rank(keys, clusters, c);
-    return 0;
+    return tile_walk_start(walk_start[cluster_id_x()], (int)cluster_count_x());
 }
 
 #endif
