@@ -40,6 +40,7 @@ typedef struct {
     void *plan;               /* what step->prepare built for these buffers, or NULL */
     trace_ctx trace;          /* tracing off unless --trace (recs == NULL) */
     int plant_bug;            /* DEBUG builds: --plant-bug, else 0 */
+    int mode;                 /* --mode: GEMM_MODE_AUTO, _DP or _SK (step 09) */
 } gemm_operands;
 
 typedef struct {
@@ -62,6 +63,8 @@ typedef struct {
     const char *trace_unit_kind;
     /* 1: the step has a tile scheduler and takes --group (steps 06-07). */
     int has_group;
+    /* 1: the step has a stream-K schedule and takes --mode (step 09). */
+    int has_mode;
 } gemm_step;
 
 static int gemm_main(int argc, char **argv, const gemm_step *step);

@@ -116,7 +116,7 @@ static double gemm_host_check(const __nv_bfloat16 *ha, const __nv_bfloat16 *hb,
 static int gemm_main(int argc, char **argv, const gemm_step *step)
 {
     args_limits lim = {WORKLOAD_GEMM, step->min_stages, step->max_stages, step->default_stages,
-                       COURSE_DEBUG_BUILD, step->has_group};
+                       COURSE_DEBUG_BUILD, step->has_group, step->has_mode};
     args_options o;
     parse_or_exit(argc, argv, &lim, &o, step->summary);
 
@@ -184,6 +184,7 @@ static int gemm_main(int argc, char **argv, const gemm_step *step)
         ops[s].stages = o.stages; ops[s].num_sms = di.num_sms;
         ops[s].smem_optin = (int)di.prop.sharedMemPerBlockOptin; ops[s].group = o.group;
         ops[s].trace = trace_disabled(); ops[s].plant_bug = o.plant_bug;
+        ops[s].mode = o.mode;
         ops[s].plan = step->prepare ? step->prepare(&ops[s]) : NULL;
     }
 
@@ -281,8 +282,11 @@ static int gemm_main(int argc, char **argv, const gemm_step *step)
         char group[24] = "";
         if (step->has_group && o.group != GEMM_DEFAULT_GROUP && !o.variant)
             snprintf(group, sizeof group, "_group%d", o.group);
-        snprintf(variant, sizeof variant, "%s%s%s", o.variant ? o.variant : step->variant, group,
-                 o.exact ? "+exact" : "");
+        /* So is a forced --mode (step 09): dp or sk rows beside auto's. */
+        const char *mode = !step->has_mode || o.variant ? ""
+                         : o.mode == GEMM_MODE_DP ? "_dp" : o.mode == GEMM_MODE_SK ? "_sk" : "";
+        snprintf(variant, sizeof variant, "%s%s%s%s", o.variant ? o.variant : step->variant, group,
+                 mode, o.exact ? "+exact" : "");
         r.step = step->step;
         r.variant = variant;
         r.m = M; r.n = N; r.k = K;

@@ -165,4 +165,203 @@ TILE_SCHED_FN int smem_stages_that_fit(int smem_budget, int stage_bytes, int epi
     return s < max_stages ? s : max_stages;
 }
 
+/* ---- stream-K (step 09) ----------------------------------------------------------
+ * A persistent grid of U units (a unit is a CTA, or a cluster whose CTAs take
+ * the same k-range of their own tiles) and T work tiles of KT k-tiles each.
+ * Data-parallel: unit u takes whole tiles u, u + U, ...; when T % U != 0 the
+ * last wave leaves U - T % U units idle for a whole tile.  Stream-K
+ * (Osama et al., PPoPP 2023) deals out MAC-loop iterations instead: the
+ * (tile, k-tile) pairs of the streamed tiles, in tile-major order, cut into U
+ * contiguous ranges whose lengths differ by at most one.
+ *
+ *   iterations  tile 0            tile 1            tile 2
+ *               k0 ............. k0 ............. k0 .............
+ *   unit 0      [=========)                              unit 0 owns tile 0
+ *   unit 1                [========|=)                   writes tile 0's tail,
+ *   unit 2                           [========|==)       owns tile 1 ...
+ *
+ * The split (sk_tiles_for): the streamed tiles come FIRST in the walk and are
+ * the partial wave plus one full wave (when there is one), T % U + U tiles, so
+ * a streamed tile is cut among few units; the other (waves - 1) x U tiles stay
+ * data-parallel and every unit takes exactly waves - 1 of them.  --mode auto
+ * streams when the model below predicts the busiest unit finishes sooner:
+ *
+ *   data-parallel: KT x ceil(T / U)                                  k-tiles
+ *   stream-K:      KT x (waves - 1) + ceil(S x KT / U) + SK_FIXUP_KT x (n - 1)
+ *
+ * with S the streamed tiles and n the most units that share one tile (its
+ * owner reads n - 1 partials).  SK_FIXUP_KT is the time to write and read one
+ * partial tile in k-tile times, measured on the H100 (step09 NOTES.md).
+ *
+ * The ordering, and why no unit waits on a unit that waits.  A unit walks its
+ * range forwards (k ascending), then its data-parallel tiles.  Only its FIRST
+ * segment can start inside a tile (k_begin > 0): that segment's partial goes
+ * to the workspace and a flag is raised (the unit "writes").  Only its LAST
+ * stream-K segment can start at k = 0 and stop short of KT: that unit holds
+ * the tile's first k-tile and OWNS the tile: it waits for the partials of the
+ * units after it (in k order), adds them and runs the epilogue.  So a wait is
+ * always the last stream-K step of a unit, and what it waits for is the first
+ * step of other units, which nothing precedes: the wait graph has depth one.
+ * tests/test_stream_k_schedule.c checks this by simulation. */
+
+enum { SK_MODE_AUTO = 0, SK_MODE_DP = 1, SK_MODE_SK = 2 };
+
+#ifndef SK_FIXUP_KT
+#define SK_FIXUP_KT 2      /* k-tile times to write + read one partial tile (NOTES.md) */
+#endif
+
+typedef struct {
+    int tiles;              /* work tiles T */
+    int kt;                 /* k-tiles per tile KT */
+    int units;              /* units launched */
+    int sk_tiles;           /* tiles [0, sk_tiles) streamed, [sk_tiles, tiles) data-parallel */
+    int sk_units;           /* units [0, sk_units) share the streamed iterations */
+    int sk_base;            /* iterations per stream-K unit ... */
+    int sk_extra;           /* ... plus one for units [0, sk_extra) */
+} sk_plan;
+
+typedef struct {
+    int tile;               /* work tile (the raster index of tile_sched_coords) */
+    int k_begin, k_end;     /* k-tiles [k_begin, k_end) of it */
+} sk_work;
+
+typedef struct {
+    int iter, iter_end;     /* stream-K iterations still to walk: [iter, iter_end) */
+    int dp;                 /* next data-parallel tile */
+    int stride;             /* units: the data-parallel walk's step */
+} sk_walk;
+
+/* Most units that can share one tile when ranges are `base` or base + 1
+ * iterations long: a tile of KT iterations starts inside one range and
+ * meets at most ceil((KT - 1) / base) more. */
+TILE_SCHED_FN int sk_units_per_tile_max(int kt, int base)
+{
+    return base <= 0 ? 0 : 1 + (kt - 1 + base - 1) / base;
+}
+
+/* Tiles to stream for T tiles, KT k-tiles, U units (the model above). */
+TILE_SCHED_FN int sk_tiles_for(int tiles, int kt, int units, int mode)
+{
+    if (mode == SK_MODE_DP || tiles <= 0 || units <= 0) return 0;
+    const int waves = tiles / units, rem = tiles % units;
+    const int cand = rem + (waves >= 1 ? units : 0);
+    if (mode == SK_MODE_SK) return cand;
+    if (rem == 0) return 0;                        /* every wave full */
+    const long long iters = (long long)cand * kt;
+    const int sk_units = iters < units ? (int)iters : units;
+    const int base = (int)(iters / sk_units);
+    const long long dp_time = (long long)kt * (waves + 1);
+    const long long sk_time = (long long)kt * (waves >= 1 ? waves - 1 : 0) +
+                              (iters + sk_units - 1) / sk_units +
+                              (long long)SK_FIXUP_KT * (sk_units_per_tile_max(kt, base) - 1);
+    return sk_time < dp_time ? cand : 0;
+}
+
+TILE_SCHED_FN sk_plan sk_plan_make(int tiles, int kt, int units_avail, int mode)
+{
+    sk_plan p;
+    p.tiles = tiles;
+    p.kt = kt;
+    p.sk_tiles = sk_tiles_for(tiles, kt, units_avail, mode);
+    if (p.sk_tiles > 0) {
+        const long long iters = (long long)p.sk_tiles * kt;
+        p.sk_units = iters < units_avail ? (int)iters : units_avail;
+        p.sk_base = (int)(iters / p.sk_units);
+        p.sk_extra = (int)(iters % p.sk_units);
+        /* with data-parallel tiles left, S >= U, so sk_units = U */
+        p.units = p.sk_tiles < tiles ? units_avail : p.sk_units;
+    } else {
+        p.sk_units = p.sk_base = p.sk_extra = 0;
+        p.units = tiles < units_avail ? tiles : units_avail;
+    }
+    return p;
+}
+
+/* First stream-K iteration of unit u (u may be sk_units: the end). */
+TILE_SCHED_FN int sk_unit_begin(const sk_plan *p, int u)
+{
+    if (u >= p->sk_units) return p->sk_tiles * p->kt;
+    return u * p->sk_base + (u < p->sk_extra ? u : p->sk_extra);
+}
+
+/* The unit whose range holds iteration i (0 <= i < sk_tiles * kt). */
+TILE_SCHED_FN int sk_unit_of_iter(const sk_plan *p, int i)
+{
+    const int big = p->sk_extra * (p->sk_base + 1);
+    return i < big ? i / (p->sk_base + 1) : p->sk_extra + (i - big) / p->sk_base;
+}
+
+/* The units that share streamed tile t: owner = the one holding k-tile 0,
+ * then owner + 1 .. last in k order (the writers). */
+TILE_SCHED_FN int sk_tile_owner(const sk_plan *p, int t) { return sk_unit_of_iter(p, t * p->kt); }
+TILE_SCHED_FN int sk_tile_last_unit(const sk_plan *p, int t)
+{
+    return sk_unit_of_iter(p, t * p->kt + p->kt - 1);
+}
+
+/* Does this piece of a streamed tile end in a partial (write) or in a wait
+ * for partials (owner)?  A whole tile does neither. */
+TILE_SCHED_FN int sk_work_writes(const sk_plan *p, const sk_work *w)
+{
+    (void)p;
+    return w->k_begin > 0;
+}
+TILE_SCHED_FN int sk_work_waits(const sk_plan *p, const sk_work *w)
+{
+    return w->k_begin == 0 && w->k_end < p->kt;
+}
+
+TILE_SCHED_FN sk_walk sk_walk_start(const sk_plan *p, int unit)
+{
+    sk_walk w;
+    w.iter = sk_unit_begin(p, unit);
+    w.iter_end = sk_unit_begin(p, unit + 1);
+    if (unit >= p->sk_units) w.iter = w.iter_end = 0;
+    w.dp = p->sk_tiles + unit;
+    w.stride = p->units;
+    return w;
+}
+
+TILE_SCHED_FN int sk_walk_valid(const sk_plan *p, const sk_walk *w)
+{
+    return w->iter < w->iter_end || w->dp < p->tiles;
+}
+
+/* The piece of work the walk stands on (sk_walk_valid must hold). */
+TILE_SCHED_FN sk_work sk_walk_work(const sk_plan *p, const sk_walk *w)
+{
+    sk_work r;
+    if (w->iter < w->iter_end) {
+        r.tile = w->iter / p->kt;
+        r.k_begin = w->iter - r.tile * p->kt;
+        const int left = w->iter_end - w->iter;
+        r.k_end = p->kt - r.k_begin < left ? p->kt : r.k_begin + left;
+    } else {
+        r.tile = w->dp;
+        r.k_begin = 0;
+        r.k_end = p->kt;
+    }
+    return r;
+}
+
+TILE_SCHED_FN void sk_walk_next(const sk_plan *p, sk_walk *w)
+{
+    if (w->iter < w->iter_end) {
+        const sk_work r = sk_walk_work(p, w);
+        w->iter += r.k_end - r.k_begin;
+    } else {
+        w->dp += w->stride;
+    }
+}
+
+/* The k-tiles of streamed tile t that unit u computes (an empty range if none). */
+TILE_SCHED_FN void sk_unit_tile_range(const sk_plan *p, int u, int t, int *k_begin, int *k_end)
+{
+    const int lo = sk_unit_begin(p, u), hi = sk_unit_begin(p, u + 1);
+    const int t0 = t * p->kt, t1 = t0 + p->kt;
+    const int a = lo > t0 ? lo : t0, b = hi < t1 ? hi : t1;
+    *k_begin = a - t0;
+    *k_end = b > a ? b - t0 : a - t0;
+}
+
 #endif
