@@ -180,18 +180,30 @@ TILE_SCHED_FN int smem_stages_that_fit(int smem_budget, int stage_bytes, int epi
  *   unit 1                [========|=)                   writes tile 0's tail,
  *   unit 2                           [========|==)       owns tile 1 ...
  *
- * The split (sk_tiles_for): the streamed tiles come FIRST in the walk and are
- * the partial wave plus one full wave (when there is one), T % U + U tiles, so
- * a streamed tile is cut among few units; the other (waves - 1) x U tiles stay
- * data-parallel and every unit takes exactly waves - 1 of them.  --mode auto
- * streams when the model below predicts the busiest unit finishes sooner:
+ * Which tiles, on how many units (sk_plan_make).  --mode sk is the
+ * textbook hybrid: the partial wave plus one full wave (when there is one),
+ * S = T % U + U tiles, come FIRST in the walk and are dealt out over all U
+ * units; the other (waves - 1) x U tiles stay data-parallel, exactly
+ * waves - 1 per unit.  Its weakness shows at large K: unit u starts at
+ * k-offset (u x S x KT / U) mod KT, which takes U / gcd(S, U) distinct values
+ * (33 for 64 tiles on 132 SMs), so units that share a row of A or a column
+ * of B read it at different k and the L2 must hold whole panels, not one
+ * k-slice (measured: 2.3x slower per k-tile at 1024 x 1024 x 14336,
+ * step09 NOTES.md).  --mode auto therefore also tries fewer stream-K units
+ * U' <= U such that the start offsets take at most SK_MAX_K_OFFSETS values
+ * (U' / gcd(S, U'), e.g. 128 units = 2 per tile of 64 tiles), and picks the
+ * plan with the smallest predicted busiest unit, in k-tile times:
  *
- *   data-parallel: KT x ceil(T / U)                                  k-tiles
- *   stream-K:      KT x (waves - 1) + ceil(S x KT / U) + SK_FIXUP_KT x (n - 1)
+ *   data-parallel: KT x ceil(T / U)
+ *   stream-K:      max(ceil(S x KT / U') + dp' x KT + SK_FIXUP_KT x (n - 1),
+ *                      dp'' x KT)
  *
- * with S the streamed tiles and n the most units that share one tile (its
- * owner reads n - 1 partials).  SK_FIXUP_KT is the time to write and read one
- * partial tile in k-tile times, measured on the H100 (step09 NOTES.md).
+ * with dp' / dp'' the data-parallel tiles of a stream-K unit / of another
+ * unit (the others take the odd ones first), n the most units that share a
+ * tile (its owner reads n - 1 partials), and SK_FIXUP_KT the time to write
+ * and read one partial tile, measured on the H100 (NOTES.md).  Auto
+ * streams only when that predicts a gain of SK_MIN_GAIN_PCT or more: the
+ * model ignores L2 traffic, and a split plan's partials cost bandwidth too.
  *
  * The ordering, and why no unit waits on a unit that waits.  A unit walks its
  * range forwards (k ascending), then its data-parallel tiles.  Only its FIRST
@@ -207,7 +219,13 @@ TILE_SCHED_FN int smem_stages_that_fit(int smem_budget, int stage_bytes, int epi
 enum { SK_MODE_AUTO = 0, SK_MODE_DP = 1, SK_MODE_SK = 2 };
 
 #ifndef SK_FIXUP_KT
-#define SK_FIXUP_KT 2      /* k-tile times to write + read one partial tile (NOTES.md) */
+#define SK_FIXUP_KT 3        /* k-tile times to write + read one partial tile (NOTES.md) */
+#endif
+#ifndef SK_MIN_GAIN_PCT
+#define SK_MIN_GAIN_PCT 5    /* auto streams only for a predicted gain of 5% or more */
+#endif
+#ifndef SK_MAX_K_OFFSETS
+#define SK_MAX_K_OFFSETS 2   /* distinct start k-offsets auto allows (NOTES.md) */
 #endif
 
 typedef struct {
@@ -239,42 +257,83 @@ TILE_SCHED_FN int sk_units_per_tile_max(int kt, int base)
     return base <= 0 ? 0 : 1 + (kt - 1 + base - 1) / base;
 }
 
-/* Tiles to stream for T tiles, KT k-tiles, U units (the model above). */
-TILE_SCHED_FN int sk_tiles_for(int tiles, int kt, int units, int mode)
+TILE_SCHED_FN int sk_gcd(int a, int b)
 {
-    if (mode == SK_MODE_DP || tiles <= 0 || units <= 0) return 0;
-    const int waves = tiles / units, rem = tiles % units;
-    const int cand = rem + (waves >= 1 ? units : 0);
-    if (mode == SK_MODE_SK) return cand;
-    if (rem == 0) return 0;                        /* every wave full */
-    const long long iters = (long long)cand * kt;
-    const int sk_units = iters < units ? (int)iters : units;
-    const int base = (int)(iters / sk_units);
-    const long long dp_time = (long long)kt * (waves + 1);
-    const long long sk_time = (long long)kt * (waves >= 1 ? waves - 1 : 0) +
-                              (iters + sk_units - 1) / sk_units +
-                              (long long)SK_FIXUP_KT * (sk_units_per_tile_max(kt, base) - 1);
-    return sk_time < dp_time ? cand : 0;
+    while (b) {
+        const int t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
 }
 
-TILE_SCHED_FN sk_plan sk_plan_make(int tiles, int kt, int units_avail, int mode)
+/* Distinct k-offsets (mod KT) at which sk_units units start on S streamed
+ * tiles: 1 means every unit starts on a tile boundary (nothing is split). */
+TILE_SCHED_FN int sk_k_offsets(int sk_tiles, int sk_units)
+{
+    return sk_units / sk_gcd(sk_tiles, sk_units);
+}
+
+/* The plan for S streamed tiles on U' stream-K units out of U (the
+ * mechanics; sk_plan_make chooses S and U'). */
+TILE_SCHED_FN sk_plan sk_plan_split(int tiles, int kt, int units, int S, int Up)
 {
     sk_plan p;
     p.tiles = tiles;
     p.kt = kt;
-    p.sk_tiles = sk_tiles_for(tiles, kt, units_avail, mode);
-    if (p.sk_tiles > 0) {
-        const long long iters = (long long)p.sk_tiles * kt;
-        p.sk_units = iters < units_avail ? (int)iters : units_avail;
+    p.sk_tiles = S;
+    if (S > 0) {
+        const long long iters = (long long)S * kt;
+        p.sk_units = Up < iters ? Up : (int)iters;
         p.sk_base = (int)(iters / p.sk_units);
         p.sk_extra = (int)(iters % p.sk_units);
-        /* with data-parallel tiles left, S >= U, so sk_units = U */
-        p.units = p.sk_tiles < tiles ? units_avail : p.sk_units;
+        p.units = S < tiles ? units : p.sk_units;   /* data-parallel tiles go to all */
     } else {
         p.sk_units = p.sk_base = p.sk_extra = 0;
-        p.units = tiles < units_avail ? tiles : units_avail;
+        p.units = tiles < units ? tiles : units;
     }
     return p;
+}
+
+/* Predicted time of the busiest unit, in k-tile times (the model above). */
+TILE_SCHED_FN long long sk_plan_time(const sk_plan *p)
+{
+    const int dp = p->tiles - p->sk_tiles, U = p->units;
+    if (p->sk_tiles == 0) return (long long)p->kt * ((dp + U - 1) / U);
+    const int others = U - p->sk_units;   /* units without stream-K work take dp tiles first */
+    const int dp_sk = dp > others ? (dp - others + U - 1) / U : 0;
+    const int dp_other = others > 0 ? (dp + U - 1) / U : 0;
+    const int split = sk_k_offsets(p->sk_tiles, p->sk_units) > 1 || p->sk_base % p->kt != 0;
+    const long long t_sk = p->sk_base + (p->sk_extra > 0) + (long long)dp_sk * p->kt +
+                           (split ? (long long)SK_FIXUP_KT * (sk_units_per_tile_max(p->kt, p->sk_base) - 1) : 0);
+    const long long t_other = (long long)dp_other * p->kt;
+    return t_sk > t_other ? t_sk : t_other;
+}
+
+/* --mode dp: whole tiles.  sk: the textbook hybrid on all units.  auto: the
+ * fastest predicted of data-parallel and the hybrid on U' units whose start
+ * offsets take at most SK_MAX_K_OFFSETS values. */
+TILE_SCHED_FN sk_plan sk_plan_make(int tiles, int kt, int units, int mode)
+{
+    const sk_plan dp = sk_plan_split(tiles, kt, units, 0, 0);
+    if (mode == SK_MODE_DP || tiles <= 0 || units <= 0) return dp;
+    const int waves = tiles / units, rem = tiles % units;
+    const int S = rem + (waves >= 1 ? units : 0);
+    if (mode == SK_MODE_SK) return sk_plan_split(tiles, kt, units, S, units);
+    sk_plan best = dp;
+    long long best_t = -1;
+    for (int Up = units; Up >= 1; --Up) {
+        if (sk_k_offsets(S, Up) > SK_MAX_K_OFFSETS) continue;
+        const sk_plan c = sk_plan_split(tiles, kt, units, S, Up);
+        const long long t = sk_plan_time(&c);
+        if (best_t < 0 || t < best_t) {
+            best = c;
+            best_t = t;
+        }
+    }
+    /* stream only for a predicted gain of SK_MIN_GAIN_PCT or more */
+    if (best_t < 0 || best_t * 100 > sk_plan_time(&dp) * (100 - SK_MIN_GAIN_PCT)) return dp;
+    return best;
 }
 
 /* First stream-K iteration of unit u (u may be sk_units: the end). */
@@ -317,7 +376,8 @@ TILE_SCHED_FN sk_walk sk_walk_start(const sk_plan *p, int unit)
     w.iter = sk_unit_begin(p, unit);
     w.iter_end = sk_unit_begin(p, unit + 1);
     if (unit >= p->sk_units) w.iter = w.iter_end = 0;
-    w.dp = p->sk_tiles + unit;
+    /* units without stream-K work take the first data-parallel tiles */
+    w.dp = p->sk_tiles + (unit >= p->sk_units ? unit - p->sk_units : unit + p->units - p->sk_units);
     w.stride = p->units;
     return w;
 }

@@ -92,19 +92,37 @@ START_TEST(test_balanced_within_one_ktile)
         const sk_plan p = sk_plan_make(T, KT, U, mode);
         if (p.sk_tiles == 0) continue;   /* data-parallel: whole tiles by definition */
         walk_all(&p);
-        int lo = 1 << 30, hi = 0;
+        /* the stream-K units (all of them in mode sk) within one k-tile; in
+         * auto, units left out of the stream-K part never do more */
+        int lo = 1 << 30, hi = 0, other = 0, skw[MAX_UNITS];
         for (int u = 0; u < p.units; ++u) {
-            int work = 0;
-            for (int i = 0; i < nitems[u]; ++i) work += items[u][i].k_end - items[u][i].k_begin;
-            lo = work < lo ? work : lo;
-            hi = work > hi ? work : hi;
+            int work = 0, sk = 0;
+            for (int i = 0; i < nitems[u]; ++i) {
+                work += items[u][i].k_end - items[u][i].k_begin;
+                if (items[u][i].tile < p.sk_tiles) sk += items[u][i].k_end - items[u][i].k_begin;
+            }
+            skw[u] = sk;
+            if (u < p.sk_units) {
+                lo = work < lo ? work : lo;
+                hi = work > hi ? work : hi;
+            } else {
+                other = work > other ? work : other;
+            }
         }
         EXPECT(hi - lo <= 1, "T %d KT %d U %d mode %d: units do %d to %d k-tiles", T, KT, U, mode, lo, hi);
+        EXPECT(other <= hi, "T %d KT %d U %d mode %d: a unit without stream-K work does %d > %d", T, KT,
+               U, mode, other, hi);
+        for (int u = 0; u < p.units; ++u)
+            EXPECT(u < p.sk_units ? skw[u] >= p.sk_base && skw[u] <= p.sk_base + 1 : skw[u] == 0,
+                   "unit %d: %d stream-K iterations (base %d, %d units)", u, skw[u], p.sk_base, p.sk_units);
+        if (mode == SK_MODE_SK) EXPECT(p.sk_units == (p.sk_tiles * KT < U ? p.sk_tiles * KT : U), "sk units");
+        else EXPECT(sk_k_offsets(p.sk_tiles, p.sk_units) <= SK_MAX_K_OFFSETS, "auto: too many k-offsets");
         /* the streamed tiles are the partial wave plus one full wave */
         const int waves = T / U, rem = T % U;
         EXPECT(p.sk_tiles == rem + (waves ? U : 0), "T %d U %d: %d streamed", T, U, p.sk_tiles);
-        EXPECT((T - p.sk_tiles) % p.units == 0, "T %d U %d: data-parallel tiles %d not whole waves",
-               T, U, T - p.sk_tiles);
+        if (p.sk_units == U)
+            EXPECT((T - p.sk_tiles) % p.units == 0, "T %d U %d: data-parallel tiles %d not whole waves",
+                   T, U, T - p.sk_tiles);
     }
 }
 END_TEST
@@ -112,9 +130,10 @@ END_TEST
 /* The split, by hand, at the bench's shapes with 128 x 128 tiles on 132 SMs. */
 START_TEST(test_split_hand)
 {
-    /* 1024 x 1024 x 14336: 64 tiles of 224 k-tiles, half a wave: streamed.
-     * 14336 iterations / 132 = 108.6: 80 units take 109, 52 take 108. */
-    sk_plan p = sk_plan_make(64, 224, 132, SK_MODE_AUTO);
+    /* 1024 x 1024 x 14336: 64 tiles of 224 k-tiles, half a wave.  Textbook
+     * stream-K: 14336 iterations / 132 = 108.6: 80 units take 109, 52 take
+     * 108, starting at 33 different k-offsets. */
+    sk_plan p = sk_plan_make(64, 224, 132, SK_MODE_SK);
     ck_assert_int_eq(p.sk_tiles, 64);
     ck_assert_int_eq(p.units, 132);
     ck_assert_int_eq(p.sk_base, 108);
@@ -122,6 +141,17 @@ START_TEST(test_split_hand)
     ck_assert_int_eq(sk_tile_owner(&p, 0), 0);
     ck_assert_int_eq(sk_tile_last_unit(&p, 0), 2);    /* 0: [0,109) 1: [109,218) 2: [218,327) */
     ck_assert_int_eq(sk_tile_owner(&p, 1), 2);
+    ck_assert_int_eq(sk_k_offsets(64, 132), 33);
+    /* auto: 128 units, two per tile, 112 k-tiles each, 2 k-offsets (split-K
+     * by 2 as a special case); 4 SMs idle */
+    p = sk_plan_make(64, 224, 132, SK_MODE_AUTO);
+    ck_assert_int_eq(p.sk_tiles, 64);
+    ck_assert_int_eq(p.sk_units, 128);
+    ck_assert_int_eq(p.units, 128);
+    ck_assert_int_eq(p.sk_base, 112);
+    ck_assert_int_eq(p.sk_extra, 0);
+    ck_assert_int_eq(sk_tile_owner(&p, 5), 10);
+    ck_assert_int_eq(sk_tile_last_unit(&p, 5), 11);
     /* 2048^3: 256 tiles = 1.94 waves of 32 k-tiles: the last wave is 94% full */
     p = sk_plan_make(256, 32, 132, SK_MODE_AUTO);
     ck_assert_int_eq(p.sk_tiles, 0);
