@@ -195,15 +195,17 @@ TILE_SCHED_FN int smem_stages_that_fit(int smem_budget, int stage_bytes, int epi
  * plan with the smallest predicted busiest unit, in k-tile times:
  *
  *   data-parallel: KT x ceil(T / U)
- *   stream-K:      max(ceil(S x KT / U') + dp' x KT + SK_FIXUP_KT x (n - 1),
+ *   stream-K:      max(r x ceil(S x KT / U') + dp' x KT + SK_FIXUP_KT x (n - 1),
  *                      dp'' x KT)
  *
  * with dp' / dp'' the data-parallel tiles of a stream-K unit / of another
  * unit (the others take the odd ones first), n the most units that share a
- * tile (its owner reads n - 1 partials), and SK_FIXUP_KT the time to write
- * and read one partial tile, measured on the H100 (NOTES.md).  Auto
- * streams only when that predicts a gain of SK_MIN_GAIN_PCT or more: the
- * model ignores L2 traffic, and a split plan's partials cost bandwidth too.
+ * tile (its owner reads n - 1 partials), SK_FIXUP_KT the time to write and
+ * read one partial tile, and r = SK_RATE_PCT / 100 what a streamed k-tile
+ * costs against a data-parallel one: streamed pieces ran 1.5x slower per
+ * k-tile than data-parallel waves on every shape measured, even with two
+ * k-offsets.  Both constants are fitted to the H100 rows in NOTES.md.  Auto
+ * streams only when the model predicts a gain of SK_MIN_GAIN_PCT or more.
  *
  * The ordering, and why no unit waits on a unit that waits.  A unit walks its
  * range forwards (k ascending), then its data-parallel tiles.  Only its FIRST
@@ -219,7 +221,10 @@ TILE_SCHED_FN int smem_stages_that_fit(int smem_budget, int stage_bytes, int epi
 enum { SK_MODE_AUTO = 0, SK_MODE_DP = 1, SK_MODE_SK = 2 };
 
 #ifndef SK_FIXUP_KT
-#define SK_FIXUP_KT 3        /* k-tile times to write + read one partial tile (NOTES.md) */
+#define SK_FIXUP_KT 10       /* k-tile times to write + read one partial tile (NOTES.md) */
+#endif
+#ifndef SK_RATE_PCT
+#define SK_RATE_PCT 150      /* a streamed k-tile costs 150% of a data-parallel one (NOTES.md) */
 #endif
 #ifndef SK_MIN_GAIN_PCT
 #define SK_MIN_GAIN_PCT 5    /* auto streams only for a predicted gain of 5% or more */
@@ -304,7 +309,8 @@ TILE_SCHED_FN long long sk_plan_time(const sk_plan *p)
     const int dp_sk = dp > others ? (dp - others + U - 1) / U : 0;
     const int dp_other = others > 0 ? (dp + U - 1) / U : 0;
     const int split = sk_k_offsets(p->sk_tiles, p->sk_units) > 1 || p->sk_base % p->kt != 0;
-    const long long t_sk = p->sk_base + (p->sk_extra > 0) + (long long)dp_sk * p->kt +
+    const long long t_sk = ((long long)(p->sk_base + (p->sk_extra > 0)) * SK_RATE_PCT + 99) / 100 +
+                           (long long)dp_sk * p->kt +
                            (split ? (long long)SK_FIXUP_KT * (sk_units_per_tile_max(p->kt, p->sk_base) - 1) : 0);
     const long long t_other = (long long)dp_other * p->kt;
     return t_sk > t_other ? t_sk : t_other;

@@ -249,10 +249,12 @@ END_TEST
 #define SK_BIN "step09_stream_k"
 static const char *const sk_modes[3] = {"auto", "dp", "sk"};
 static const char *const sk_auto_cases[] = {
-    "--m 1024 --n 1024 --k 14336",          /* 64 tiles: split in 2 (auto) */
-    "--m 1536 --n 1536 --k 8192",           /* 144 tiles: 96 units, 2 k-offsets */
-    "--m 1000 --n 1000 --k 2048",           /* 64 tiles, edges, split */
-    "--m 1000 --n 1001 --k 1024",           /* N odd: the owner's masked stores */
+    "--m 1024 --n 1024 --k 14336",          /* 64 tiles: auto splits each in 2 (128 CTAs) */
+    "--m 1000 --n 1000 --k 8192",           /* the same with edge tiles */
+    "--m 640 --n 1001 --k 8192",            /* 40 tiles on 80 CTAs, N odd: the owner's masked stores */
+    "--m 1536 --n 1536 --k 8192",           /* 144 tiles: auto keeps them whole, sk splits */
+    "--m 1000 --n 1000 --k 2048",           /* 64 tiles of 32 k-tiles: too short to split in auto */
+    "--m 1000 --n 1001 --k 1024",
 };
 #define NUM_SK_AUTO_CASES (int)(sizeof sk_auto_cases / sizeof sk_auto_cases[0])
 
