@@ -16,6 +16,7 @@
  * partials in k order (bitwise reproducible) and runs the epilogue
  * (common/fixup.cuh).
  *
+ *   --mode sk, 1024 x 1024 x 14336: 64 tiles x 224 k-tiles on 132 CTAs
  *   k-tiles ->   tile 0 (224)              tile 1 (224)
  *   CTA 0        [==== 109 ====)                         owner of tile 0
  *   CTA 1                      [==== 109 ====)           writes tile 0's middle
@@ -23,9 +24,13 @@
  *                                                         owns tile 1 ...
  *
  * Only the partial wave and one full wave are streamed; the rest stays
- * data-parallel (whole tiles, as in step 07), and --mode auto streams only
- * where a model of the busiest CTA's time predicts a gain (--mode dp|sk
- * forces either).  A writer's piece is always the FIRST piece of its CTA
+ * data-parallel (whole tiles, as in step 07).  That textbook deal starts its
+ * CTAs at 33 different k-offsets here, so CTAs sharing a row of A read it at
+ * different k and the L2 no longer serves them: it ran slower than whole
+ * tiles.  --mode auto keeps plans whose CTAs start at <= 2 k-offsets (here
+ * 128 CTAs, two per tile, 112 k-tiles each) and streams only where a model
+ * fitted to H100 runs predicts a gain (tile_scheduler.h; NOTES.md).  A
+ * writer's piece is always the FIRST piece of its CTA
  * and an owner's wait its last streamed one, so no CTA waits for a CTA that
  * waits; the launch is cooperative, so every CTA is resident and a spin on
  * a flag always has a running writer at the other end.

@@ -178,6 +178,16 @@ START_TEST(test_split_hand)
     ck_assert_int_eq(p.units, 16);
     ck_assert_int_eq(sk_tile_owner(&p, 3), 12);
     ck_assert_int_eq(sk_tile_last_unit(&p, 3), 15);
+    /* where a split lost on the H100 (NOTES.md), auto keeps whole tiles:
+     * 1024^3, 1536 x 1536 x 8192, 3072 x 3072 x 4096, 6144^3; 1000 x 1000 x
+     * 8192 (64 tiles of 128 k-tiles) is split like 1024 x 1024 x 14336 */
+    ck_assert_int_eq(sk_plan_make(64, 16, 132, SK_MODE_AUTO).sk_tiles, 0);
+    ck_assert_int_eq(sk_plan_make(144, 128, 132, SK_MODE_AUTO).sk_tiles, 0);
+    ck_assert_int_eq(sk_plan_make(576, 64, 132, SK_MODE_AUTO).sk_tiles, 0);
+    ck_assert_int_eq(sk_plan_make(2304, 96, 132, SK_MODE_AUTO).sk_tiles, 0);
+    p = sk_plan_make(64, 128, 132, SK_MODE_AUTO);
+    ck_assert_int_eq(p.sk_units, 128);
+    ck_assert_int_eq(p.sk_base, 64);
     /* data-parallel mode is the step 06-07 walk */
     p = sk_plan_make(533, 64, 132, SK_MODE_DP);
     ck_assert_int_eq(p.sk_tiles, 0);
