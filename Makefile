@@ -36,8 +36,12 @@ HOST_SRCS := $(wildcard common/*.c)
 HOST_OBJS := $(patsubst common/%.c,$(BUILD)/common/%.o,$(HOST_SRCS))
 HEADERS   := $(wildcard common/*.h common/*.cuh)
 arch_of    = $(if $(filter step01% step02% step03% step04%,$1),$(ARCH_BASE),$(ARCH_90A))
-step_dir   = $(filter step$(STEP)_%,$(STEP_DIRS))
-prev_dir   = $(filter step$(shell printf %02d $$(expr $(STEP) - 1))_%,$(STEP_DIRS))
+# STEP=2 and STEP=02 name the same step.
+STEP2     := $(if $(STEP),$(shell printf %02d '$(STEP)' 2>/dev/null | sed 's/^0*\([0-9][0-9]\)$$/\1/'))
+step_dir   = $(filter step$(STEP2)_%,$(STEP_DIRS))
+prev_dir   = $(if $(step_dir),$(filter step$(shell printf %02d $$(expr $(STEP2) - 1 2>/dev/null) 2>/dev/null)_%,$(STEP_DIRS)))
+# need_step: the one-line refusal when STEP names no step folder.
+need_step  = @test -n "$(step_dir)" || { echo "make $@: STEP=$(STEP) names no step folder (e.g. STEP=05; steps: $(patsubst step%,%,$(foreach d,$(STEP_DIRS),$(firstword $(subst _, ,$(d))))))"; exit 2; }
 
 # Check is a static library in Debian's package; subunit is its dependency.
 # Both linked statically so the test runner also runs where they are not installed.
@@ -55,10 +59,28 @@ DEPS_SH       = DEPS='$(DEPS)' CC='$(CC)' CHECK_LIBS='$(CHECK_LIBS)' CHECK_SYSTE
                 APT_GET='$(APT_GET)' sh tests/deps.sh
 BENCH        ?= all
 
-GPU_NAME  := $(shell nvidia-smi --query-gpu=name --format=csv,noheader -i 0 2>/dev/null | head -n1 | tr -c 'A-Za-z0-9_.\n-' '_')
-RESULT_CSV = plots/results/$(GPU_NAME).csv
+# The GPU's name, asked only by the recipes that need it (make bench), never
+# when the Makefile is read (make help must not run nvidia-smi).
+GPU_NAME_SH = nvidia-smi --query-gpu=name --format=csv,noheader -i 0 2>/dev/null | head -n1 | tr -c 'A-Za-z0-9_.\n-' '_'
 
-.PHONY: all help run test test-build test-runner deps deps-system bench plots timeline diff diff-sizes sass ptx sanitize clean distclean FORCE $(foreach d,$(STEP_DIRS),$(firstword $(subst _, ,$(d))))
+# CUTLASS's counterparts of the GEMM steps (peers/, make peers): headers from
+# PyPI's nvidia-cutlass wheel, unpacked into $(DEPS) like Check.  NDEBUG:
+# CUTLASS's device asserts would make ptxas serialize wgmma (warning C7510).
+CUTLASS_VERSION ?= 4.2.0.0
+CUTLASS_DIR  = $(DEPS)/cutlass-$(CUTLASS_VERSION)/cutlass_library/source
+PEER_SRCS   := $(sort $(wildcard peers/step*.cu))
+PEER_BINS   := $(patsubst peers/step%.cu,$(BUILD)/peers/cutlass_step%,$(PEER_SRCS))
+PEERFLAGS    = -O3 -std=c++17 -DNDEBUG -lineinfo -Icommon -I$(CUTLASS_DIR)/include \
+               -I$(CUTLASS_DIR)/tools/util/include -DGIT_REV='"$(GIT_REV)"' --expt-relaxed-constexpr \
+               -Xcompiler -Wall $(NVCC_EXTRA)
+# make sass reads SASS with cuobjdump and nvdisasm; a toolkit without them
+# gets PyPI's (13.2.51 is the oldest there is: no 13.0 wheel exists; the 13.2
+# tools read sm_90a cubins fine).
+SASS_TOOLS_VERSION ?= 13.2.51
+CUOBJDUMP = $(firstword $(wildcard $(CUDA_HOME)/bin/cuobjdump) $(shell command -v cuobjdump 2>/dev/null))
+NVDISASM  = $(firstword $(wildcard $(CUDA_HOME)/bin/nvdisasm) $(shell command -v nvdisasm 2>/dev/null))
+
+.PHONY: all help run test test-build test-runner test-targets deps deps-system bench plots peers timeline diff diff-sizes sass ptx sanitize clean distclean FORCE $(foreach d,$(STEP_DIRS),$(firstword $(subst _, ,$(d))))
 
 all: $(BINS)
 
@@ -71,16 +93,20 @@ help:
 	@echo "make run STEP=NN ARGS='...'   run a step, e.g. make run STEP=03 ARGS='--stages 8'"
 	@echo "make test             build everything and run all Check suites (GPU tests SKIP without a GPU);"
 	@echo "                      gets Check into $(DEPS) by itself when the system has none"
-	@echo "make deps             put Check into $(DEPS) for a GPU machine without network: copy the"
-	@echo "                      tree with $(DEPS)/ there and run make test"
+	@echo "make deps             put Check, CUTLASS's headers and the SASS tools into $(DEPS) for a GPU"
+	@echo "                      machine without network: copy the tree with $(DEPS)/ there"
 	@echo "make deps-system      (root) apt-get install Check and gnuplot system-wide"
 	@echo "make bench            sweep every step on the GPU, append to plots/results/<gpu>.csv, render plots;"
-	@echo "                      make bench BENCH=quick: only the headline shapes"
+	@echo "                      BENCH=quick: one repeat of the headline shapes, no peers (< 2 min);"
+	@echo "                      STEPS='08 09' SHAPES='4096x4096x4096 ...': only those (see plots/README.md)"
+	@echo "make peers            build CUTLASS's counterpart of each GEMM step into $(BUILD)/peers/"
+	@echo "                      (gets CUTLASS $(CUTLASS_VERSION)'s headers from PyPI into $(DEPS); ~1 min per kernel)"
 	@echo "make plots            render plots and README tables from the recorded CSVs (no GPU needed)"
 	@echo "make timeline STEP=NN run a step with --trace and draw its per-warp Gantt chart"
 	@echo "make diff STEP=NN     diff -u of step NN-1's kernel.cu against step NN's: the lesson"
 	@echo "make diff-sizes       lines of kernel.cu changed between each pair of neighbouring steps"
-	@echo "make sass STEP=NN     SASS of a step (cuobjdump);  make ptx STEP=NN: its PTX"
+	@echo "make sass STEP=NN     SASS of a step (cuobjdump; from PyPI into $(DEPS) if the toolkit lacks it)"
+	@echo "make ptx STEP=NN      its PTX (nvcc only)"
 	@echo "make sanitize         compute-sanitizer memcheck/racecheck/synccheck/initcheck on every step"
 	@echo "make DEBUG=1 ...      build into build/debug with bounded barrier waits: a hang prints"
 	@echo "                      block, warp, barrier, slot and phase, then traps (every step, present and future)"
@@ -122,46 +148,66 @@ test-build: $(CHECK_FLAGS)
 
 deps:
 	@$(DEPS_SH) fetch
+	@$(DEPS_SH) wheel nvidia-cutlass $(CUTLASS_VERSION) cutlass-$(CUTLASS_VERSION)
+	@$(DEPS_SH) wheel nvidia-cuda-cuobjdump $(SASS_TOOLS_VERSION) cuobjdump-$(SASS_TOOLS_VERSION)
+	@$(DEPS_SH) wheel nvidia-cuda-nvdisasm $(SASS_TOOLS_VERSION) nvdisasm-$(SASS_TOOLS_VERSION)
+
+peers:
+	@$(DEPS_SH) wheel nvidia-cutlass $(CUTLASS_VERSION) cutlass-$(CUTLASS_VERSION)
+	@$(MAKE) --no-print-directory $(PEER_BINS)
+
+$(BUILD)/peers/cutlass_step%: peers/step%.cu peers/peer.cuh $(HEADERS) $(HOST_OBJS)
+	@test -f $(DEPS)/cutlass-$(CUTLASS_VERSION)/.ok || { echo "$@: no CUTLASS headers: run make peers"; exit 2; }
+	@mkdir -p $(dir $@)
+	$(NVCC) $(PEERFLAGS) $(ARCH_90A) $< $(HOST_OBJS) $(LDLIBS) -lcuda -o $@
 
 deps-system:
 	@$(DEPS_SH) system
 
+# Then the report pipeline on a hand-written CSV, and every README target in
+# a scratch copy of the tree (works, or refuses in one line).
 test: test-build
 	COURSE_BUILD=$(BUILD) $(TEST_BIN)
+	sh tests/test_report.sh
+	sh tests/test_targets.sh
 
-run: $(BUILD)/$(step_dir)
+run:
+	$(need_step)
+	@$(MAKE) --no-print-directory $(BUILD)/$(step_dir)
 	$(BUILD)/$(step_dir) $(ARGS)
 
 bench: all
-	@rc=0; if [ -z "$(GPU_NAME)" ]; then \
+	@rc=0; gpu=$$($(GPU_NAME_SH)); if [ -z "$$gpu" ]; then \
 	  echo "make bench: no CUDA device here; rendering the recorded results instead"; \
-	else sh plots/bench.sh $(BUILD) $(RESULT_CSV) $(BENCH) || rc=$$?; fi; \
-	$(DEPS_SH) gnuplot; \
+	else STEPS='$(STEPS)' SHAPES='$(SHAPES)' sh plots/bench.sh $(BUILD) plots/results/$$gpu.csv $(BENCH) || rc=$$?; fi; \
 	sh plots/render.sh || exit 1; \
 	$(DEPS_SH) gnuplot-note; \
 	[ $$rc -eq 0 ] || [ $$rc -eq 3 ] || exit $$rc
 
+# Installs nothing: without gnuplot it writes the tables and says how to get the PNGs.
 plots:
-	@$(DEPS_SH) gnuplot
-	sh plots/render.sh
+	@sh plots/render.sh
 	@$(DEPS_SH) gnuplot-note
 
 # A smaller problem than the bench's default so the window shows steady state.
 # Steps 06-07 walk several tiles per CTA: K = 1024 keeps a tile short enough
 # that the 30 us window shows tile boundaries (the epilogue under the next loads).
 TIMELINE_ARGS ?= $(if $(filter 01 02 03,$(STEP)),--n-elems 16777216,$(if $(filter 06 07,$(STEP)),--m 4096 --n 4096 --k 1024,--m 4096 --n 4096 --k 4096))
-timeline: $(BUILD)/$(step_dir)
+timeline:
+	$(need_step)
+	@$(MAKE) --no-print-directory $(BUILD)/$(step_dir)
 	$(BUILD)/$(step_dir) --trace plots/results/timeline_step$(STEP).csv $(TIMELINE_ARGS) $(ARGS)
-	@$(DEPS_SH) gnuplot
-	sh plots/render.sh
+	sh plots/render.sh --timeline $(STEP2)
 
 # The first line says how big the lesson is: kernel.cu lines added + removed.
+# diff exits 1 when the files differ: that is the lesson, not an error.
 diff:
-	@test -n "$(prev_dir)" || { echo "make diff STEP=NN: no step before $(STEP)"; exit 2; }
+	$(need_step)
+	@test -n "$(prev_dir)" || { echo "make diff STEP=$(STEP): step $(STEP2) has no step before it"; exit 2; }
 	@a=$$(diff $(prev_dir)/kernel.cu $(step_dir)/kernel.cu | grep -c '^>'); \
 	r=$$(diff $(prev_dir)/kernel.cu $(step_dir)/kernel.cu | grep -c '^<'); \
-	echo "# $(prev_dir) -> $(step_dir): $$((a + r)) lines of kernel.cu changed (+$$a -$$r)"
-	-diff -u $(prev_dir)/kernel.cu $(step_dir)/kernel.cu
+	echo "# $(prev_dir) -> $(step_dir): $$((a + r)) lines of kernel.cu changed (+$$a -$$r)"; \
+	diff -u $(prev_dir)/kernel.cu $(step_dir)/kernel.cu; [ $$? -le 1 ]
 
 # The same count for every pair of neighbouring steps (a pair is skipped when
 # either folder is missing).
@@ -175,10 +221,24 @@ diff-sizes:
 	  printf '%-28s -> %-28s %5d lines (+%d -%d)\n' $$p $$d $$((a + r)) $$a $$r; \
 	done
 
-sass: $(BUILD)/$(step_dir)
-	$(CUDA_HOME)/bin/cuobjdump -sass $(BUILD)/$(step_dir)
+# cuobjdump -sass runs nvdisasm: both must be there, from the toolkit or PyPI.
+sass:
+	$(need_step)
+	@$(MAKE) --no-print-directory $(BUILD)/$(step_dir)
+	@if [ -n "$(CUOBJDUMP)" ] && [ -n "$(NVDISASM)" ]; then \
+	  PATH="$(dir $(NVDISASM)):$$PATH" $(CUOBJDUMP) -sass $(BUILD)/$(step_dir); \
+	else \
+	  $(DEPS_SH) wheel nvidia-cuda-cuobjdump $(SASS_TOOLS_VERSION) cuobjdump-$(SASS_TOOLS_VERSION) && \
+	  $(DEPS_SH) wheel nvidia-cuda-nvdisasm $(SASS_TOOLS_VERSION) nvdisasm-$(SASS_TOOLS_VERSION) || { \
+	    echo "make sass: needs cuobjdump and nvdisasm: install the toolkit's cuda-cuobjdump and cuda-nvdisasm"; exit 2; }; \
+	  o=$$(find $(DEPS)/cuobjdump-$(SASS_TOOLS_VERSION) -name cuobjdump -type f | head -n1); \
+	  d=$$(find $(DEPS)/nvdisasm-$(SASS_TOOLS_VERSION) -name nvdisasm -type f | head -n1); \
+	  chmod +x "$$o" "$$d"; PATH="$$(dirname "$$d"):$$PATH" "$$o" -sass $(BUILD)/$(step_dir); \
+	fi
 
 ptx:
+	$(need_step)
+	@mkdir -p $(BUILD)
 	$(NVCC) $(NVCCFLAGS) $(call arch_of,$(step_dir)) -ptx $(step_dir)/kernel.cu -o $(BUILD)/$(step_dir).ptx
 	@echo "wrote $(BUILD)/$(step_dir).ptx"
 

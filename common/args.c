@@ -12,7 +12,7 @@
 enum {
     OPT_N_ELEMS = 256, OPT_WORK, OPT_STAGES, OPT_M, OPT_N, OPT_K, OPT_EXACT,
     OPT_ITERS, OPT_WARMUP, OPT_SEED, OPT_NO_CHECK, OPT_CSV, OPT_TRACE,
-    OPT_DEVICE, OPT_VARIANT, OPT_PLANT_BUG, OPT_GROUP, OPT_MODE, OPT_HELP
+    OPT_DEVICE, OPT_VARIANT, OPT_PLANT_BUG, OPT_GROUP, OPT_REPEAT, OPT_MODE, OPT_HELP
 };
 
 void args_defaults(const args_limits *lim, args_options *o)
@@ -27,6 +27,7 @@ void args_defaults(const args_limits *lim, args_options *o)
     o->seed = 1234;
     o->device = 0;
     o->group = GEMM_DEFAULT_GROUP;
+    o->repeat = 1;
 }
 
 /* Whole-string integer in [lo, hi]; anything else is refused. */
@@ -111,6 +112,7 @@ int args_parse(int argc, char **argv, const args_limits *lim, args_options *o,
         {"variant", required_argument, 0, OPT_VARIANT},
         {"plant-bug", required_argument, 0, OPT_PLANT_BUG},
         {"group", required_argument, 0, OPT_GROUP},
+        {"repeat", required_argument, 0, OPT_REPEAT},
         {"mode", required_argument, 0, OPT_MODE},
         {"help", no_argument, 0, OPT_HELP},
         {0, 0, 0, 0}};
@@ -215,6 +217,9 @@ int args_parse(int argc, char **argv, const args_limits *lim, args_options *o,
             }
             o->variant = a;
             break;
+        case OPT_REPEAT:   /* a label: which of the bench's repeats this run is */
+            rc = parse_i64("--repeat", a, 1, 1000, &v, msg, len); o->repeat = (int)v;
+            break;
         case OPT_DEVICE:
             rc = parse_i64("--device", a, 0, 1023, &v, msg, len); o->device = (int)v;
             break;
@@ -280,6 +285,7 @@ void args_usage(const char *prog, const args_limits *lim, const char *summary)
     printf("  --csv FILE    append one result row (header written if FILE is new)\n");
     printf("  --trace FILE  record a per-warp timeline of CTA 0 and one more into FILE (CSV)\n");
     printf("  --variant L   label for the CSV's variant column\n");
+    printf("  --repeat R    the CSV's repeat column: which repeat of a bench this run is (1 .. 1000, default 1)\n");
     printf("  --device D    CUDA device ordinal (default 0)\n");
     if (lim->debug_build)
         printf("  --plant-bug B debug builds only: 1 producer starts at phase 0, 2 producer skips one commit,\n"

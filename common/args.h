@@ -44,6 +44,7 @@ typedef struct {
     const char *csv;            /* NULL: no CSV row */
     const char *trace;          /* NULL: no timeline */
     const char *variant;        /* free text label written to the CSV */
+    int repeat;                 /* --repeat: the CSV's repeat column, default 1 */
     int plant_bug;              /* 0 none; DEBUG builds only, see common/debug.h */
 } args_options;
 

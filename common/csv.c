@@ -69,7 +69,12 @@ int csv_format_row(const csv_row *r, char *buf, size_t len)
     e |= put_f(buf, len, &pos, r->sm_clock_mhz, "%.0f"); e |= put(buf, len, &pos, ",");
     e |= put_text(buf, len, &pos, r->cuda_version);      e |= put(buf, len, &pos, ",");
     e |= put_text(buf, len, &pos, r->git_rev);           e |= put(buf, len, &pos, ",");
-    e |= put_text(buf, len, &pos, r->date);
+    e |= put_text(buf, len, &pos, r->date);              e |= put(buf, len, &pos, ",");
+    e |= put_text(buf, len, &pos, r->impl);              e |= put(buf, len, &pos, ",");
+    e |= put_i64(buf, len, &pos, r->group > 0 ? r->group : -1);     e |= put(buf, len, &pos, ",");
+    e |= put_i64(buf, len, &pos, r->cluster > 0 ? r->cluster : -1); e |= put(buf, len, &pos, ",");
+    e |= put_text(buf, len, &pos, r->mode);              e |= put(buf, len, &pos, ",");
+    e |= put_i64(buf, len, &pos, r->repeat > 0 ? r->repeat : -1);
     return e ? -1 : (int)pos;
 }
 

@@ -15,8 +15,9 @@ extern "C" {
 
 #define CSV_HEADER                                                             \
     "step,variant,m,n,k,n_elems,work,stages,ms_median,tflops,gbps,ref_name,"   \
-    "ref_value,ratio_to_ref,rel_err,gpu,sm_clock_mhz,cuda_version,git_rev,date"
-#define CSV_COLUMNS 20
+    "ref_value,ratio_to_ref,rel_err,gpu,sm_clock_mhz,cuda_version,git_rev,date," \
+    "impl,group,cluster,mode,repeat"
+#define CSV_COLUMNS 25
 
 typedef struct {
     const char *step;        /* "01" ... "07" */
@@ -37,6 +38,13 @@ typedef struct {
     const char *cuda_version;/* "runtime 13.0 / driver 13.0" */
     const char *git_rev;
     const char *date;        /* ISO 8601, UTC */
+    /* What a table needs to know about the run, as columns (never parsed
+     * back from a label).  0 / NULL: empty, so a zeroed row is valid. */
+    const char *impl;        /* "course" (the steps) or "cutlass" (peers/) */
+    int64_t group;           /* tile-scheduler raster group (--group), steps that have one */
+    int64_t cluster;         /* CTAs per cluster (1 without clusters), GEMM */
+    const char *mode;        /* stream-K mode actually run (what `auto` chose), step 09 */
+    int64_t repeat;          /* which of the bench's repeats of this configuration (1, 2, 3) */
 } csv_row;
 
 /* Formats one row (no newline) into buf.  Commas and quotes in text fields are

@@ -28,6 +28,15 @@
 
 #include "harness.cuh"
 
+/* What the CSV row records about the configuration a run used, beyond the
+ * flags: the harness sets the defaults, a step's prepare may overwrite them
+ * (through op->report) with what it actually launched. */
+typedef struct {
+    const char *impl;         /* "course" (default); "cutlass" for peers/ */
+    int cluster;              /* CTAs per cluster, default 1 */
+    const char *mode;         /* stream-K mode actually run, default "" (does not apply) */
+} gemm_report;
+
 typedef struct {
     int m, n, k;
     const __nv_bfloat16 *a;   /* [m][k] */
@@ -40,6 +49,7 @@ typedef struct {
     void *plan;               /* what step->prepare built for these buffers, or NULL */
     trace_ctx trace;          /* tracing off unless --trace (recs == NULL) */
     int plant_bug;            /* DEBUG builds: --plant-bug, else 0 */
+    gemm_report *report;      /* one per run, shared by all sets: see gemm_report */
     int mode;                 /* --mode: GEMM_MODE_AUTO, _DP or _SK (step 09) */
 } gemm_operands;
 

@@ -178,7 +178,9 @@ static int gemm_main(int argc, char **argv, const gemm_step *step)
     CUDA_CHECK(cudaMalloc((void **)&dref, bytes_d));
 
     gemm_operands *ops = (gemm_operands *)calloc((size_t)nsets, sizeof *ops);
+    gemm_report report = {"course", 1, ""};
     for (int s = 0; s < nsets; ++s) {
+        ops[s].report = &report;
         ops[s].m = M; ops[s].n = N; ops[s].k = K;
         ops[s].a = da[s]; ops[s].b = db[s]; ops[s].d = d;
         ops[s].stages = o.stages; ops[s].num_sms = di.num_sms;
@@ -277,16 +279,8 @@ static int gemm_main(int argc, char **argv, const gemm_step *step)
         row_store st;
         char variant[96];
         memset(&r, 0, sizeof r);
-        /* A non-default raster group is part of what was measured: label it,
-         * so the bench's group sweep does not overwrite the default rows. */
-        char group[24] = "";
-        if (step->has_group && o.group != GEMM_DEFAULT_GROUP && !o.variant)
-            snprintf(group, sizeof group, "_group%d", o.group);
-        /* So is a forced --mode (step 09): dp or sk rows beside auto's. */
-        const char *mode = !step->has_mode || o.variant ? ""
-                         : o.mode == GEMM_MODE_DP ? "_dp" : o.mode == GEMM_MODE_SK ? "_sk" : "";
-        snprintf(variant, sizeof variant, "%s%s%s%s", o.variant ? o.variant : step->variant, group,
-                 mode, o.exact ? "+exact" : "");
+        snprintf(variant, sizeof variant, "%s%s", o.variant ? o.variant : step->variant,
+                 o.exact ? "+exact" : "");
         r.step = step->step;
         r.variant = variant;
         r.m = M; r.n = N; r.k = K;
@@ -294,6 +288,9 @@ static int gemm_main(int argc, char **argv, const gemm_step *step)
         r.ms_median = ms; r.tflops = tflops; r.gbps = gbps;
         r.ref_name = "cublas"; r.ref_value = ref_tflops; r.ratio_to_ref = tflops / ref_tflops;
         r.rel_err = err_ref;
+        r.impl = report.impl; r.cluster = report.cluster; r.mode = report.mode;
+        r.group = step->has_group ? o.group : 0;   /* 0: empty, no tile scheduler */
+        r.repeat = o.repeat;
         row_fill_env(&r, &di, &st, clock);
         rc = row_write(o.csv, &r);
         if (rc) return rc;

@@ -177,6 +177,7 @@ static int stream_main(int argc, char **argv, const stream_step *step)
         r.ms_median = ms; r.tflops = NAN; r.gbps = gbps;
         r.ref_name = "d2d_copy"; r.ref_value = copy_gbps; r.ratio_to_ref = gbps / copy_gbps;
         r.rel_err = o.no_check ? NAN : 0.0;
+        r.impl = "course"; r.repeat = o.repeat;   /* group, cluster, mode: do not apply */
         row_fill_env(&r, &di, &st, clock);
         rc = row_write(o.csv, &r);
         if (rc) return rc;

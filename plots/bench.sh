@@ -1,71 +1,86 @@
 #!/bin/sh
-# bench.sh — run the benchmark sweeps of the step binaries and append one CSV
-# row per run to the results file of this GPU (README.md,
-# "Results").  `make bench` calls it, then plots/render.sh.
+# bench.sh — run the benchmark sweeps of the step binaries (and of CUTLASS's
+# counterparts, peers/) and append one CSV row per run to the results file of
+# this GPU (README.md, "Results").  `make bench` calls it, then plots/render.sh.
 #
 #   plots/bench.sh BUILD_DIR CSV [all|quick|stream|gemm]
+#   STEPS="08 09" SHAPES="4096x4096x4096 8192x8192x8192" plots/bench.sh build plots/results gemm
 #
-#   BUILD_DIR  where the step binaries are (build/step01_sync_pc, ...); a
-#              missing binary is skipped with a note.
-#   CSV        the results file every run appends to (--csv CSV), e.g.
-#              plots/results/NVIDIA_H100_80GB_HBM3.csv.  If CSV is a directory,
-#              the file is DIR/<gpu>.csv, <gpu> being the name the first run
-#              records (spaces and odd characters turned into '_').
-#   mode       all (default): the full sweep below, steps 01-07;
-#              quick: the headline shapes only (steps 01-03 at their defaults,
-#              every GEMM step at QUICK_SHAPES); stream: steps 01-03 of the
-#              full sweep; gemm: steps 04-07 of it.  `make bench BENCH=quick`.
+#   BUILD_DIR  where the binaries are (build/step01_sync_pc, ..., and
+#              build/peers/cutlass_stepNN from `make peers`); a missing binary
+#              is skipped with a note (steps 08-09 until they exist, the peers
+#              until make peers has built them).
+#   CSV        the results file every run appends to (--csv CSV).  If CSV is
+#              a directory, the file is DIR/<gpu>.csv, <gpu> being the name the
+#              first run records (spaces and odd characters turned into '_').
+#   mode       all (default): streaming steps 01-03, then GEMM steps 04-09 and
+#              their CUTLASS counterparts; stream / gemm: one half of it;
+#              quick: one repeat, no peers, steps 01-03 at their defaults and
+#              every GEMM step at QUICK_SHAPES (47 s on an H100).
 #
-# The sweep is counted first; every run then prints one progress line,
-#   [12/87] step05 4096x4096x4096 ... ok (3 s)  elapsed 1m12s, ~4m30s left
-# (time left: the mean time per run so far times the runs still to go).
-# Run counts with all seven binaries present: all 74 (stream 26; gemm 48:
-# 9 shapes for each of steps 04-07, plus the stages sweeps of 04 (5) and 05
-# (3) and the group sweep of 06 (4)), quick 19.  A missing binary is skipped
-# with a note.  On an H100 a streaming run takes 1-2 s, a GEMM run 1-6 s.
+# What runs (lists below, each overridable as BENCH_<NAME>):
+#   the default configuration of each step (no flag but the shape), tagged
+#   --repeat R in the CSV: at GOAL_SHAPES (the shapes the course's goals
+#   name) REPEATS times in separate processes, alternating between the steps
+#   and their peers (repeat 1 of every shape and step, then repeat 2, ...);
+#   only repeat 1 checks the result (--no-check after); at the other shapes
+#   of GEMM_SQUARES and the LLM shapes (LLM_M x LLM_NK, plus EXTRA_SHAPES)
+#   once.  Streaming: each step's default REPEATS times.
+#   sweeps of one parameter (no --repeat: the tables show them as single
+#   runs): streaming --work and step 03's --stages; GEMM --stages at
+#   STAGES_SHAPE and --group at GROUPS_SHAPES.
+# Filters: STEPS="04 08" runs only those steps (and their peers); SHAPES=
+# "MxNxK ..." only those GEMM shapes (streaming is not filtered by SHAPES).
+# One sweep can so be spread over several GPU calls of 10 minutes.
 #
-# Each run is `BIN <flags> --csv CSV`.  A run that fails (non-zero exit, or a
-# timeout) is reported with the tail of its output and the sweep goes on; the
-# script then exits 1.  Exit code 3 from a step means "this device cannot run
-# this step" (e.g. steps 05-07 need sm_90a): that step's remaining runs are
-# skipped with a note and do not count as failures.  When no CUDA device is
-# present at all the script says so and exits 3 without running anything else.
+# Run counts (BENCH_DRY_RUN=1 prints the list) and times measured on an H100
+# (peers/gpu_check.sh, plots/results/issue15/): a streaming run takes 1-3 s,
+# a GEMM run ~1.9 s on average (1-4 s; the first repeat, which checks, is
+# the slowest).  With steps 01-07 and the five peers built:
+#   quick  19 runs, 47 s measured (+4 runs per step 08/09 once they exist)
+#   stream 35 runs, ~1 min
+#   gemm   391 runs, ~13-16 min: more than one 10-minute GPU call, so split it:
+#          STEPS="01 02 03 04 05" (166 runs, ~6 min), STEPS="06 07" (178, ~7 min),
+#          STEPS="08 09" (82 runs for the peers alone, +41 per course step 08/09
+#          built: ~7 min with both).
+# A run that fails (non-zero exit, or a timeout) is reported with the tail of
+# its output and the sweep goes on; the script then exits 1.  Exit code 3
+# from a step means "this device cannot run this step": that step's remaining
+# runs are skipped with a note.  With no CUDA device at all the script says
+# so and exits 3.
 #
 # Environment:
+#   STEPS, SHAPES              the filters above
 #   BENCH_ITERS, BENCH_WARMUP  passed as --iters / --warmup when set
 #   BENCH_DEVICE               passed as --device when set
 #   BENCH_TIMEOUT              seconds before a run counts as hung (default 600)
 #   BENCH_LOG                  full output of every run (default BUILD_DIR/bench.log)
+#   BENCH_PEERS=0              leave CUTLASS's counterparts out
 #   BENCH_DRY_RUN=1            print the commands, run nothing
-# The sweep lists below can be overridden the same way (BENCH_STREAM_WORKS=...,
-# BENCH_GEMM_GROUPS_06=..., BENCH_QUICK_SHAPES=...).
-# shellcheck disable=SC2034  # GEMM_STAGES_NN are read through eval in gemm_sweep
+# shellcheck disable=SC2034  # STAGES_NN / GROUPS_NN are read through eval
 set -u
 
 # ---- sweeps: tune here ------------------------------------------------------
-# Streaming (steps 01-03): every step at each work value (default n-elems);
-# step 03 at STREAM_WORK_STAGES slots for those, plus a stages sweep at the
-# default work (no --work flag).
-STREAM_WORKS=${BENCH_STREAM_WORKS:-"0 4 16 32 64 128"}
-STREAM_STAGES=${BENCH_STREAM_STAGES:-"1 2 3 4 5 6 7 8"}
-STREAM_WORK_STAGES=${BENCH_STREAM_WORK_STAGES:-4}
-# GEMM (steps 04-07): squares M=N=K, then MxNxK shapes from LLM layers, then
-# a stages sweep at GEMM_STAGES_MNK for the steps that list stages.
-GEMM_SQUARES=${BENCH_GEMM_SQUARES:-"512 1024 2048 4096 6144 8192"}
-GEMM_SHAPES=${BENCH_GEMM_SHAPES:-"1024x1024x14336 4096x14336x4096 4096x4096x14336"}
-GEMM_STAGES_MNK=${BENCH_GEMM_STAGES_MNK:-4096}
-GEMM_STAGES_04=${BENCH_GEMM_STAGES_04:-"2 3 4 5 6"}
-GEMM_STAGES_05=${BENCH_GEMM_STAGES_05:-"2 3 4"}
-GEMM_STAGES_06=${BENCH_GEMM_STAGES_06:-"2 3 4"}
-GEMM_STAGES_07=${BENCH_GEMM_STAGES_07:-"2 4 6"}
-# Raster group sizes (--group G, steps with a tile scheduler) at each of
-# GEMM_GROUPS_MNK.  They run before the step's size sweep, so that the rows of
-# the step's default configuration are the newest at those sizes.
-GEMM_GROUPS_MNK=${BENCH_GEMM_GROUPS_MNK:-"4096 8192"}
-GEMM_GROUPS_06=${BENCH_GEMM_GROUPS_06:-"1"}
-GEMM_GROUPS_07=${BENCH_GEMM_GROUPS_07:-""}
-# quick: every GEMM step at these shapes only (the README's headline rows).
-QUICK_SHAPES=${BENCH_QUICK_SHAPES:-"4096x4096x4096 8192x8192x8192 4096x14336x4096 4096x4096x14336"}
+REPEATS=${BENCH_REPEATS:-3}
+STREAM_WORKS=${BENCH_STREAM_WORKS-"0 4 16 32 64 128"}
+STREAM_STAGES=${BENCH_STREAM_STAGES-"1 2 3 4 5 6 7 8"}
+STREAM_WORK_STAGES=${BENCH_STREAM_WORK_STAGES-4}
+GEMM_SQUARES=${BENCH_GEMM_SQUARES-"512 1024 2048 4096 6144 8192"}
+LLM_M=${BENCH_LLM_M-"512 1024 2048 4096 8192"}
+LLM_NK=${BENCH_LLM_NK-"4096x4096 14336x4096 4096x14336"}
+EXTRA_SHAPES=${BENCH_EXTRA_SHAPES-"1024x1024x14336"}
+GOAL_SHAPES=${BENCH_GOAL_SHAPES-"4096x4096x4096 6144x6144x6144 8192x8192x8192 4096x14336x4096 4096x4096x14336 8192x14336x4096 8192x4096x14336 1024x1024x14336 2048x2048x2048 512x4096x4096"}
+QUICK_SHAPES=${BENCH_QUICK_SHAPES-"4096x4096x4096 8192x8192x8192 4096x14336x4096 4096x4096x14336"}
+STAGES_SHAPE=${BENCH_STAGES_SHAPE-4096x4096x4096}
+STAGES_04=${BENCH_STAGES_04-"2 3 4 5 6"}
+STAGES_05=${BENCH_STAGES_05-"2 3 4"}
+STAGES_06=${BENCH_STAGES_06-"2 3 4"}
+STAGES_07=${BENCH_STAGES_07-"2 4 6"}
+GROUPS_SHAPES=${BENCH_GROUPS_SHAPES-"4096x4096x4096 8192x8192x8192"}
+GROUPS_06=${BENCH_GROUPS_06-"1 16"}
+GROUPS_07=${BENCH_GROUPS_07-"1 16"}
+GEMM_STEPS="04 05 06 07 08 09"
+PEERS=${BENCH_PEERS-1}
 # -----------------------------------------------------------------------------
 
 usage() {
@@ -82,6 +97,9 @@ bin_name() {
     05) echo step05_tma_wgmma ;;
     06) echo step06_persistent ;;
     07) echo step07_pingpong ;;
+    08) echo step08_cluster_multicast ;;
+    09) echo step09_stream_k ;;
+    c??) echo "peers/cutlass_step${1#c}" ;;
     esac
 }
 
@@ -96,10 +114,10 @@ if [ ! -d "$BUILD_DIR" ]; then
 fi
 
 EXTRA=""
-[ -n "${BENCH_ITERS:-}" ] && EXTRA="$EXTRA --iters $BENCH_ITERS"
-[ -n "${BENCH_WARMUP:-}" ] && EXTRA="$EXTRA --warmup $BENCH_WARMUP"
-[ -n "${BENCH_DEVICE:-}" ] && EXTRA="$EXTRA --device $BENCH_DEVICE"
-DRY=${BENCH_DRY_RUN:-0}
+[ -n "${BENCH_ITERS-}" ] && EXTRA="$EXTRA --iters $BENCH_ITERS"
+[ -n "${BENCH_WARMUP-}" ] && EXTRA="$EXTRA --warmup $BENCH_WARMUP"
+[ -n "${BENCH_DEVICE-}" ] && EXTRA="$EXTRA --device $BENCH_DEVICE"
+DRY=${BENCH_DRY_RUN-0}
 TIMEOUT_S=${BENCH_TIMEOUT:-600}
 TIMEOUT=""
 command -v timeout >/dev/null 2>&1 && TIMEOUT="timeout -k 10 $TIMEOUT_S"
@@ -108,7 +126,7 @@ TMPD=$(mktemp -d "${TMPDIR:-/tmp}/bench.XXXXXX") || exit 2
 trap 'rm -rf "$TMPD"' EXIT
 trap 'echo; echo "bench.sh: interrupted" >&2; exit 130' INT TERM
 
-LOG=${BENCH_LOG:-$BUILD_DIR/bench.log}
+LOG=${BENCH_LOG-$BUILD_DIR/bench.log}
 if [ "$DRY" != 1 ]; then
     : >"$LOG" || { echo "bench.sh: cannot write the log $LOG" >&2; exit 2; }
 fi
@@ -201,7 +219,7 @@ run() {
         echo "[$I/$TOTAL] $bin $* $EXTRA --csv $target" | tr -s ' '
         return 0
     fi
-    printf '[%d/%d] step%s %-28s ... ' "$I" "$TOTAL" "$step" "$(label "$@")"
+    printf '[%d/%d] %-9s %-34s ... ' "$I" "$TOTAL" "$(case $step in c*) echo "cutlass${step#c}" ;; *) echo "step$step" ;; esac)" "$(label "$@")"
     t0=$(date +%s)
     echo "=== $bin $* $EXTRA --csv $target" >>"$LOG"
     # shellcheck disable=SC2086  # TIMEOUT and EXTRA are lists of words
@@ -259,21 +277,31 @@ run() {
 have() {
     b=$BUILD_DIR/$(bin_name "$1")
     if [ -x "$b" ]; then return 0; fi
-    say "step$1: $b not built, skipped"
+    case $1 in
+    c*) say "CUTLASS's step$(echo "$1" | cut -c2-) counterpart: $b not built (make peers), skipped" ;;
+    *) say "step$1: $b not built, skipped" ;;
+    esac
     return 1
 }
+
+# wanted STEP: does the STEPS filter let STEP (or its peer cNN) through?
+wanted() { [ -z "${STEPS:-}" ] || case " $STEPS " in *" ${1#c} "*) return 0 ;; *) return 1 ;; esac; }
+# shape_ok MxNxK: does the SHAPES filter let it through?
+shape_ok() { [ -z "${SHAPES:-}" ] || case " $SHAPES " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+# repeat_flags R: only the first repeat checks the result
+repeat_flags() { if [ "$1" -gt 1 ]; then echo "--repeat $1 --no-check"; else echo "--repeat $1"; fi; }
 
 stream_sweep() {
     for s in 01 02 03; do
         [ "$NO_DEVICE" = 1 ] && return 0
-        have "$s" || continue
-        say "step$s: streaming, work sweep"
+        wanted "$s" && have "$s" || continue
+        say "step$s: streaming, the default configuration ($1 repeats), then the work sweep"
+        r=1; while [ "$r" -le "$1" ]; do
+            # shellcheck disable=SC2046
+            run "$s" $(repeat_flags "$r"); r=$((r + 1)); done
+        [ "$1" -gt 1 ] || [ "$MODE" != quick ] || continue
         for w in $STREAM_WORKS; do
-            if [ "$s" = 03 ]; then
-                run "$s" --work "$w" --stages "$STREAM_WORK_STAGES"
-            else
-                run "$s" --work "$w"
-            fi
+            if [ "$s" = 03 ]; then run "$s" --work "$w" --stages "$STREAM_WORK_STAGES"; else run "$s" --work "$w"; fi
         done
         if [ "$s" = 03 ]; then
             say "step$s: stages sweep at the default work"
@@ -294,50 +322,73 @@ run_shape() {
     run "$rs" --m "$m" --n "$n" --k "$k" "$@"
 }
 
-gemm_sweep() {
-    for s in 04 05 06 07; do
-        [ "$NO_DEVICE" = 1 ] && return 0
-        have "$s" || continue
-        eval "groups=\${GEMM_GROUPS_$s:-}"
-        if [ -n "$groups" ]; then
-            say "step$s: raster group sizes ($groups) at $GEMM_GROUPS_MNK cubed"
-            for sz in $GEMM_GROUPS_MNK; do
-                for g in $groups; do run "$s" --m "$sz" --n "$sz" --k "$sz" --group "$g"; done
-            done
-        fi
-        say "step$s: GEMM, sizes"
-        for sz in $GEMM_SQUARES; do run "$s" --m "$sz" --n "$sz" --k "$sz"; done
-        for shape in $GEMM_SHAPES; do run_shape "$s" "$shape"; done
-        eval "stages=\${GEMM_STAGES_$s:-}"
-        if [ -n "$stages" ]; then
-            sz=$GEMM_STAGES_MNK
-            say "step$s: stages sweep at ${sz}x${sz}x${sz}"
-            for st in $stages; do run "$s" --m "$sz" --n "$sz" --k "$sz" --stages "$st"; done
-        fi
+# the GEMM binaries present and wanted: steps, then their peers
+gemm_bins() {
+    GB=""
+    for s in $GEMM_STEPS; do wanted "$s" && have "$s" && GB="$GB $s"; done
+    [ "$PEERS" = 1 ] || return 0
+    for s in $GEMM_STEPS; do wanted "$s" && have "c$s" && GB="$GB c$s"; done
+}
+
+# the default configuration: REPEATS x GOAL_SHAPES, alternating between
+# binaries; then the other shapes once.  $1: repeats, $2: goal shapes, $3: others
+gemm_defaults() {
+    r=1
+    while [ "$r" -le "$1" ]; do
+        say "GEMM, default configurations, repeat $r of $1:$GB"
+        for shape in $2; do
+            shape_ok "$shape" || continue
+            # shellcheck disable=SC2046
+            for s in $GB; do run_shape "$s" "$shape" $(repeat_flags "$r"); done
+        done
+        r=$((r + 1))
+    done
+    [ -n "$3" ] && say "GEMM, default configurations at the other shapes (once):$GB"
+    for shape in $3; do
+        shape_ok "$shape" || continue
+        for s in $GB; do run_shape "$s" "$shape" --repeat 1; done
     done
 }
 
-# quick: the headline numbers only
+gemm_sweep() {
+    gemm_bins
+    others=""
+    for sh in $(for q in $GEMM_SQUARES; do echo "${q}x${q}x${q}"; done) \
+              $(for m in $LLM_M; do for nk in $LLM_NK; do echo "${m}x$nk"; done; done) $EXTRA_SHAPES; do
+        case " $GOAL_SHAPES $others " in *" $sh "*) ;; *) others="$others $sh" ;; esac
+    done
+    gemm_defaults "$REPEATS" "$GOAL_SHAPES" "$others"
+    for s in $GB; do
+        case $s in c*) continue ;; esac
+        eval "stages=\${STAGES_$s:-}"
+        if [ -n "$stages" ] && shape_ok "$STAGES_SHAPE"; then
+            say "step$s: stages sweep at $STAGES_SHAPE"
+            for st in $stages; do run_shape "$s" "$STAGES_SHAPE" --stages "$st"; done
+        fi
+        eval "groups=\${GROUPS_$s:-}"
+        [ -n "$groups" ] && say "step$s: raster group sizes ($groups) at $GROUPS_SHAPES"
+        for shape in $GROUPS_SHAPES; do
+            shape_ok "$shape" || continue
+            for g in $groups; do run_shape "$s" "$shape" --group "$g"; done
+        done
+    done
+}
+
+# quick: one repeat of the headline numbers, no peers
 quick_sweep() {
-    for s in 01 02 03; do
-        [ "$NO_DEVICE" = 1 ] && return 0
-        have "$s" && run "$s"
-    done
-    for s in 04 05 06 07; do
-        [ "$NO_DEVICE" = 1 ] && return 0
-        have "$s" || continue
-        say "step$s: GEMM, headline shapes"
-        for shape in $QUICK_SHAPES; do run_shape "$s" "$shape"; done
-    done
+    stream_sweep 1
+    PEERS=0
+    gemm_bins
+    gemm_defaults 1 "$QUICK_SHAPES" ""
 }
 
 sweep() {
     case $MODE in
-    stream) stream_sweep ;;
+    stream) stream_sweep "$REPEATS" ;;
     gemm) gemm_sweep ;;
     quick) quick_sweep ;;
     all)
-        stream_sweep
+        stream_sweep "$REPEATS"
         gemm_sweep
         ;;
     esac
@@ -382,7 +433,7 @@ if [ -n "$CSV" ] && [ -f "$CSV" ]; then
             perf = num($11, "%.0f") " GB/s"
         }
         ref = ($12 == "cublas") ? "cuBLAS" : ($12 == "d2d_copy" ? "copy" : $12)
-        printf "%-4s %-20s %6s %10s %12s %9s %8s\n", $1, shape, ($8 == "" ? "-" : $8), num($9, "%.4f"), perf, ref " " num($13, "%.0f"), num($14, "%.3f")
+        printf "%-4s %-20s %6s %10s %12s %9s %8s\n", ($21 == "cutlass" ? "c" : "") $1, shape, ($8 == "" ? "-" : $8), num($9, "%.4f"), perf, ref " " num($13, "%.0f"), num($14, "%.3f")
         rows++
     }
     END { if (!rows) print "  (none)" }'

@@ -1,12 +1,15 @@
 # gemm_ratio.gp — each GEMM step's TFLOP/s as a fraction of cuBLAS measured in
 # the same run (interleaved launches), at 4096³ and 8192³.
-#   gnuplot -c plots/gemm_ratio.gp DATA OUT.png GPU NSIZES
+#   gnuplot -c plots/gemm_ratio.gp DATA OUT.png GPU NSIZES [NBARS]
 # DATA (written by render.sh): tab separated, a header "step 4096³ 8192³"
 # (only the sizes with data: NSIZES columns after the label), then one line per
-# step: label, its ratio at each size (NaN = no row).
+# step (and per --group point, per CUTLASS counterpart): label, its ratio at
+# each size (NaN = no row).  NBARS: the number of those lines (sets the width).
 data = ARG1; out = ARG2; gpu = ARG3; nc = ARG4 + 0
+nb = ARGC >= 5 ? ARG5 + 0 : 6
+width = nb * 150 > 900 ? nb * 150 : 900
 
-set terminal pngcairo size 900,550 noenhanced font "sans,11"
+set terminal pngcairo size width,550 noenhanced font "sans,11"
 set output out
 set datafile separator "\t"
 set key autotitle columnheader top left Left reverse box opaque

@@ -1,7 +1,7 @@
 # progression.gp — the course in one picture: every step's speed as a fraction
 # of its reference, measured interleaved with it launch by launch in the same
 # run.  Steps 01-03 (streaming y = f(x)): GB/s ÷ the D2D copy's GB/s at the
-# default work and stages.  Steps 04-07 (bf16 GEMM): TFLOP/s ÷ cuBLAS's at
+# default work and stages.  Steps 04-09 (bf16 GEMM): TFLOP/s ÷ cuBLAS's at
 # 4096³ and 8192³.  1.0 = as fast as the reference.
 #   gnuplot -c plots/progression.gp DATA SETUP OUT.png GPU
 # DATA (written by render.sh): tab separated, one line per step that has rows:
@@ -39,7 +39,7 @@ wone = 0.5     # streaming bar: one per step
 
 # Every series present gets a key entry; an absent one is not drawn at all
 # (gnuplot would warn about a file with no valid points).
-cmd = "plot 1 with lines dt 2 lw 2 lc rgb 'black' title 'reference = 1.0 (D2D copy for 01-03, cuBLAS for 04-07)'"
+cmd = "plot 1 with lines dt 2 lw 2 lc rgb 'black' title 'reference = 1.0 (D2D copy for 01-03, cuBLAS for 04-09)'"
 if (nstream > 0) {
     cmd = cmd.sprintf(", data using 1:2:(wone) with boxes lc rgb '%s' title 'streaming: GB/s ÷ D2D copy GB/s (%s)'", cstream, streamnote)
     cmd = cmd.", data using 1:2:(sprintf('%.2f', $2)) with labels boxed offset 0,0.8 notitle"

@@ -695,6 +695,8 @@ static void *prepare_plan(const gemm_operands *op)
                   "--mode values are the scheduler's");
     p->prm.plan = sk_plan_make(p->prm.sched.num_tiles, (op->k + BK - 1) / BK, op->num_sms, op->mode);
     p->grid = p->prm.plan.units;
+    /* The CSV's mode column: what ran, auto's choice resolved. */
+    op->report->mode = p->prm.plan.sk_tiles == 0 ? "dp" : op->mode == GEMM_MODE_SK ? "sk" : "sk_l2";
     /* Workspace: a partial tile and a flag per CTA, zeroed once (the flags
      * hold launch numbers, never reset: fixup.cuh).  None when nothing is
      * streamed. */

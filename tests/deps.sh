@@ -23,6 +23,10 @@
 #                              say how to get the plots.
 #   deps.sh system             make deps-system (root): install the packages
 #                              below system-wide with apt-get.
+#   deps.sh wheel PKG VER DIR  make peers / make sass: the PyPI wheel PKG==VER
+#                              (pip download, no root, nothing installed)
+#                              unpacked into $DEPS/DIR, stamped DIR/.ok.  A
+#                              populated DIR is used as it is (no network).
 #
 # Environment (the Makefile passes its variables of the same names):
 #   DEPS          the folder of unpacked packages (default build/deps)
@@ -146,8 +150,28 @@ fetch() {
         echo "(make deps).  Copy this folder with the tree to a machine without network."
         for deb in "$new"/debs/*.deb; do dpkg-deb -f "$deb" Package Version | awk '{ printf "%s ", $2 } END { print "" }'; done
     } >"$new/README"
+    # the wheels (CUTLASS, the SASS tools) stay: they are not Debian's
+    for w in "$DEPS"/*/.ok; do [ -f "$w" ] && mv "$(dirname "$w")" "$new/"; done
     rm -rf "$DEPS"
     mv "$new" "$DEPS"
+}
+
+# wheel PKG VER DIR: PyPI's wheel of PKG==VER unpacked into $DEPS/DIR.
+cmd_wheel() {
+    dest=$DEPS/$3
+    [ -f "$dest/.ok" ] && return 0
+    echo "deps: downloading $1==$2 from PyPI into $dest (pip download: no root, nothing installed)"
+    py=$(command -v python3 || command -v python)
+    if [ -z "$py" ] || ! $TIMEOUT "$py" -m pip download -q --no-deps --only-binary :all: \
+            -d "$T/whl" "$1==$2" >"$T/pip.log" 2>&1; then
+        echo "deps: could not download $1==$2 (needs python3 -m pip and network):" >&2
+        tail -n 2 "$T/pip.log" 2>/dev/null | sed 's/^/    /' >&2
+        echo "    on a machine with network: make deps, then copy $DEPS/ into this tree" >&2
+        exit 2
+    fi
+    rm -rf "$dest.new" && mkdir -p "$dest.new" &&
+        "$py" -m zipfile -e "$T"/whl/*.whl "$dest.new" && rm -rf "$dest" && mv "$dest.new" "$dest" &&
+        echo "$1==$2" >"$dest/.ok" || { echo "deps: could not unpack $1==$2 into $dest" >&2; exit 2; }
 }
 
 cannot() { # cannot: the one message when Check cannot be had here
@@ -274,8 +298,9 @@ fetch) cmd_fetch ;;
 gnuplot) cmd_gnuplot ;;
 gnuplot-note) cmd_gnuplot_note ;;
 system) cmd_system ;;
+wheel) [ $# -eq 4 ] || { echo "usage: $0 wheel PKG VERSION DIR" >&2; exit 2; }; cmd_wheel "$2" "$3" "$4" ;;
 *)
-    echo "usage: $0 check FLAGS_FILE | fetch | gnuplot | gnuplot-note | system" >&2
+    echo "usage: $0 check FLAGS_FILE | fetch | gnuplot | gnuplot-note | system | wheel PKG VER DIR" >&2
     exit 2
     ;;
 esac

@@ -59,8 +59,8 @@ elif ! grep -q '^check: unpacked Debian packages into build/deps' "$W/a.log"; th
     fail "$W/a.log" "no 'check: unpacked Debian packages into build/deps' line"
 elif ! grep -q 'build/deps' "$W/a/build/tests/check.flags"; then
     fail "$W/a/build/tests/check.flags" "the runner's flags do not point into build/deps"
-elif ! (cd "$W/a" && CK_RUN_SUITE=cpu build/tests/run_tests) >"$W/a.run" 2>&1; then
-    fail "$W/a.run" "the runner's CPU suite failed"
+elif ! (cd "$W/a" && CK_RUN_SUITE=pipeline_state build/tests/run_tests) >"$W/a.run" 2>&1; then
+    fail "$W/a.run" "the runner's pipeline_state suite failed"
 elif ! grep -q '^[1-9][0-9]* passed, 0 failed' "$W/a.run"; then
     fail "$W/a.run" "the runner ran no test"
 else
@@ -68,7 +68,7 @@ else
 fi
 
 # 2 ---------------------------------------------------------------------------
-case_ "make deps: bundles Check into build/deps"
+case_ "make deps: bundles Check, CUTLASS, SASS tools into build/deps"
 copy "$W/d"
 $MK -C "$W/d" deps >"$W/d.log" 2>&1
 rc=$?
@@ -79,6 +79,9 @@ elif ! [ -f "$W/d/build/deps/usr/include/check.h" ] ||
     [ -z "$(find "$W/d/build/deps" -name libsubunit.a)" ]; then
     find "$W/d/build/deps" >>"$W/d.log"
     fail "$W/d.log" "build/deps lacks check.h, libcheck.a or libsubunit.a"
+elif ! [ -f "$W/d/build/deps/cutlass-4.2.0.0/cutlass_library/source/include/cutlass/cutlass.h" ] ||
+    [ -z "$(find "$W/d/build/deps" -name cuobjdump -type f)" ] || [ -z "$(find "$W/d/build/deps" -name nvdisasm -type f)" ]; then
+    fail "$W/d.log" "build/deps lacks CUTLASS's headers (make peers) or cuobjdump/nvdisasm (make sass)"
 else
     pass
 fi

@@ -21,7 +21,8 @@ static int count_fields(const char *line)
 START_TEST(test_csv_schema)
 {
     ck_assert_str_eq(CSV_HEADER, "step,variant,m,n,k,n_elems,work,stages,ms_median,tflops,gbps,ref_name,"
-                                 "ref_value,ratio_to_ref,rel_err,gpu,sm_clock_mhz,cuda_version,git_rev,date");
+                                 "ref_value,ratio_to_ref,rel_err,gpu,sm_clock_mhz,cuda_version,git_rev,date,"
+                                 "impl,group,cluster,mode,repeat");
     ck_assert_int_eq(count_fields(CSV_HEADER), CSV_COLUMNS);
     char path[] = "/tmp/course_csv_XXXXXX";
     int fd = mkstemp(path);
@@ -31,9 +32,10 @@ START_TEST(test_csv_schema)
 
     csv_row g = {"05", "128x256x64", 4096, 4096, 4096, -1, -1, 4, 0.21, 654.3, 480.0, "cublas",
                  780.1, 0.8387, 3.1e-3, "NVIDIA H100, 80GB", 1755, "runtime 13.0 driver 13.0", "abc123",
-                 "2026-11-21T00:00:00Z"};
+                 "2026-11-21T00:00:00Z", "cutlass", 8, 2, "", 3};
     csv_row s = {"03", "default", -1, -1, -1, 1 << 26, 16, 4, 0.2, NAN, 2700.0, "d2d_copy", 3000.0,
-                 0.9, 0.0, "NVIDIA H100", NAN, "runtime 13.0 driver 13.0", "abc123", "2026-11-21T00:00:00Z"};
+                 0.9, 0.0, "NVIDIA H100", NAN, "runtime 13.0 driver 13.0", "abc123", "2026-11-21T00:00:00Z",
+                 NULL, 0, 0, NULL, 0};
     char msg[256];
     ck_assert_int_eq(csv_append(path, &g, msg, sizeof msg), 0);
     ck_assert_int_eq(csv_append(path, &s, msg, sizeof msg), 0);
@@ -47,11 +49,13 @@ START_TEST(test_csv_schema)
     ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
     ck_assert_int_eq(count_fields(line), CSV_COLUMNS);
     ck_assert_ptr_nonnull(strstr(line, "05,128x256x64,4096,4096,4096,,,4,0.210000,654.30,480.0,cublas,780.10,0.8387,"));
-    ck_assert_ptr_nonnull(strstr(line, "NVIDIA H100; 80GB"));   /* comma in a text field neutralized */
+    ck_assert_ptr_nonnull(strstr(line, "NVIDIA H100; 80GB"));
+    ck_assert_ptr_nonnull(strstr(line, ",2026-11-21T00:00:00Z,cutlass,8,2,,3"));   /* the run's columns */   /* comma in a text field neutralized */
     ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
     ck_assert_int_eq(count_fields(line), CSV_COLUMNS);
     ck_assert_ptr_nonnull(strstr(line, "03,default,,,,67108864,16,4,0.200000,,2700.0,d2d_copy,3000.00,0.9000,"));
     ck_assert_ptr_nonnull(strstr(line, ",NVIDIA H100,,runtime"));  /* NaN clock -> empty field */
+    ck_assert_ptr_nonnull(strstr(line, ",2026-11-21T00:00:00Z,,,,,"));   /* zeroed run columns: empty */
     ck_assert_ptr_null(fgets(line, sizeof line, f));                 /* header written once */
     fclose(f);
     unlink(path);
@@ -60,7 +64,8 @@ END_TEST
 
 START_TEST(test_csv_unwritable)
 {
-    csv_row s = {"01", "x", -1, -1, -1, 1, 0, 1, 1, NAN, 1, "d2d_copy", 1, 1, 0, "g", 1, "c", "r", "d"};
+    csv_row s = {"01", "x", -1, -1, -1, 1, 0, 1, 1, NAN, 1, "d2d_copy", 1, 1, 0, "g", 1, "c", "r", "d",
+                 NULL, 0, 0, NULL, 0};
     char msg[256] = "";
     ck_assert_int_eq(csv_append("/nonexistent_dir/x.csv", &s, msg, sizeof msg), -1);
     ck_assert_ptr_nonnull(strstr(msg, "--csv"));
