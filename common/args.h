@@ -45,7 +45,7 @@ typedef struct {
     const char *trace;          /* NULL: no timeline */
     const char *variant;        /* free text label written to the CSV */
     int repeat;                 /* --repeat: the CSV's repeat column, default 1 */
-    int plant_bug;              /* 0 none; DEBUG builds only, see common/debug.h */
+    int plant_bug;              /* 0 none; DEBUG builds only, see common/debug.cuh */
 } args_options;
 
 /* Defaults of the streaming workload.  DEFAULT_WORK makes the consumers'

@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "trace.cuh"   /* trace_now: the one %globaltimer read */
+
 #ifndef HANG_TIMEOUT_NS
 #define HANG_TIMEOUT_NS 2000000000ull   /* 2 s: far above any real wait */
 #endif
@@ -54,13 +56,6 @@ typedef struct {
 static __device__ hang_report *g_hang_report;
 static __device__ unsigned long long g_hang_keys[HANG_MAX_WAITERS];   /* claimed waits */
 static __device__ int g_hang_first;    /* 0 until the first reporter claims the trap */
-
-static __device__ __forceinline__ uint64_t globaltimer_ns(void)
-{
-    uint64_t t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
 
 static __device__ void copy_name(char *dst, const char *src, int cap)
 {
@@ -113,8 +108,8 @@ static __device__ __noinline__ void report_hang(const char *barrier, const char 
                 /* Let the other stuck warps record their waits and the writes
                  * reach the host (a fence orders them but does not wait for
                  * them), then tear the grid down. */
-                const uint64_t t0 = globaltimer_ns();
-                while (globaltimer_ns() - t0 < 50000000ull) { }
+                const uint64_t t0 = trace_now();
+                while (trace_now() - t0 < 50000000ull) { }
                 __trap();
             }
         }

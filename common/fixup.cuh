@@ -76,9 +76,9 @@ static __device__ __forceinline__ void flag_wait_acquire_gpu(const uint32_t *fla
                                                              int tile, int writer)
 {
 #ifdef COURSE_DEBUG
-    const uint64_t t0 = globaltimer_ns();
+    const uint64_t t0 = trace_now();
     while (flag_load_acquire_gpu(flag) != epoch)
-        if (globaltimer_ns() - t0 > HANG_TIMEOUT_NS) {
+        if (trace_now() - t0 > HANG_TIMEOUT_NS) {
             printf("HANG: stream-K fixup: block %d: tile %d never got the partial of writer %d "
                    "(its flag holds %u, this launch is epoch %u)\n",
                    (int)blockIdx.x, tile, writer, flag_load_acquire_gpu(flag), epoch);

@@ -1,4 +1,4 @@
-/* gemm.cuh — the GEMM half of the harness, used unchanged by steps 04–07.
+/* gemm.cuh — the GEMM half of the harness, used unchanged by steps 04 and up.
  *
  *   D[M×N] = A[M×K] · B[N×K]ᵀ     bf16 in, fp32 accumulate, bf16 out
  *   A, B, D row-major: K contiguous in A and B, N contiguous in D.
@@ -37,6 +37,9 @@ typedef struct {
     const char *mode;         /* stream-K mode actually run, default "" (does not apply) */
 } gemm_report;
 
+/* A TMA step's launch descriptor (common/gemm_launch.cuh). */
+typedef struct gemm_launch_desc gemm_launch_desc;
+
 typedef struct {
     int m, n, k;
     const __nv_bfloat16 *a;   /* [m][k] */
@@ -50,6 +53,14 @@ typedef struct {
     trace_ctx trace;          /* tracing off unless --trace (recs == NULL) */
     int plant_bug;            /* DEBUG builds: --plant-bug, else 0 */
     gemm_report *report;      /* one per run, shared by all sets: see gemm_report */
+    /* For cross-CTA protocols (stream-K partials and flags; gemm_launch.cuh):
+     * step->workspace_bytes(op) bytes of device memory, allocated and zeroed
+     * once per run, and the number of this launch (1, 2, 3 ...), which the
+     * harness increments before every launch of the step. */
+    void *workspace;          /* NULL when the step asks for none */
+    size_t workspace_bytes;
+    unsigned epoch;
+    const gemm_launch_desc *launch;   /* step->launch_desc (steps 05+), or NULL */
     int mode;                 /* --mode: GEMM_MODE_AUTO, _DP or _SK (step 09) */
 } gemm_operands;
 
@@ -73,13 +84,20 @@ typedef struct {
     const char *trace_unit_kind;
     /* 1: the step has a tile scheduler and takes --group (steps 06-07). */
     int has_group;
+    /* Optional: device workspace the step's kernels share across CTAs, in
+     * bytes for these operands (0 or NULL: none). */
+    size_t (*workspace_bytes)(const gemm_operands *op);
+    /* Steps 05+: the kernel and its launch (gemm_launch.cuh); the harness
+     * hands it to prepare and launch in gemm_operands.launch. */
+    const gemm_launch_desc *launch_desc;
     /* 1: the step has a stream-K schedule and takes --mode (step 09). */
     int has_mode;
 } gemm_step;
 
 static int gemm_main(int argc, char **argv, const gemm_step *step);
 
-/* The --stages range is compiled for the H100/H200's 227 KiB per CTA; the
+/* Step 04's stage check (steps 05+ use gemm_launch.cuh's, from the layout).
+ * The --stages range is compiled for the H100/H200's 227 KiB per CTA; the
  * device the step runs on may allow less (cudaDevAttrMaxSharedMemoryPerBlockOptin,
  * in op->smem_optin).  `fit` is the most stages it holds and `bytes_of` the
  * ring's size for a stage count.  Returns if op->stages fits; otherwise exits
@@ -99,6 +117,7 @@ static void gemm_require_stages(const gemm_operands *op, const char *step, int m
     exit(EXIT_NO_DEVICE);
 }
 
+#include "gemm_launch.cuh"
 #include "gemm_impl.cuh"
 
 #endif

@@ -28,10 +28,19 @@ typedef struct {
     int nsets;
 } gemm_step_thunk_ctx;
 
+/* Every launch of the step goes through here: it numbers the launch
+ * (op->epoch, see gemm.cuh) before enqueueing it. */
+static void gemm_launch_step(const gemm_step *step, gemm_operands *op, cudaStream_t s)
+{
+    static unsigned launches = 0;
+    op->epoch = ++launches;
+    step->launch(op, s);
+}
+
 static void gemm_step_thunk(void *ctx, int i, cudaStream_t s)
 {
     gemm_step_thunk_ctx *c = (gemm_step_thunk_ctx *)ctx;
-    c->step->launch(&c->ops[i % c->nsets], s);
+    gemm_launch_step(c->step, &c->ops[i % c->nsets], s);
 }
 
 typedef struct {
@@ -186,8 +195,20 @@ static int gemm_main(int argc, char **argv, const gemm_step *step)
         ops[s].stages = o.stages; ops[s].num_sms = di.num_sms;
         ops[s].smem_optin = (int)di.prop.sharedMemPerBlockOptin; ops[s].group = o.group;
         ops[s].trace = trace_disabled(); ops[s].plant_bug = o.plant_bug;
+        ops[s].launch = step->launch_desc;
         ops[s].mode = o.mode;
         ops[s].plan = step->prepare ? step->prepare(&ops[s]) : NULL;
+    }
+    /* One workspace for the whole run, zeroed once (gemm.cuh). */
+    void *workspace = NULL;
+    const size_t workspace_bytes = step->workspace_bytes ? step->workspace_bytes(&ops[0]) : 0;
+    if (workspace_bytes) {
+        CUDA_CHECK(cudaMalloc(&workspace, workspace_bytes));
+        CUDA_CHECK(cudaMemset(workspace, 0, workspace_bytes));
+    }
+    for (int s = 0; s < nsets; ++s) {
+        ops[s].workspace = workspace;
+        ops[s].workspace_bytes = workspace_bytes;
     }
 
     cublasHandle_t handle;
@@ -199,7 +220,7 @@ static int gemm_main(int argc, char **argv, const gemm_step *step)
     if (!o.no_check) {
         CUDA_CHECK(cudaMemset(d, 0xFF, bytes_d));      /* poison: 0xFFFF is a bf16 NaN */
         CUDA_CHECK(cudaMemset(dref, 0xFF, bytes_d));
-        step->launch(&ops[0], 0);
+        gemm_launch_step(step, &ops[0], 0);
         CUDA_CHECK_LAUNCH();
         sync_or_die(&di, "step kernel");
         cublas_gemm(handle, da[0], db[0], dref, M, N, K, 0);
@@ -265,7 +286,7 @@ static int gemm_main(int argc, char **argv, const gemm_step *step)
         /* CTA 0 and the last CTA of the first wave: they run side by side. */
         trace_alloc(&th, step->trace_units, 4096, -di.num_sms);
         ops[0].trace = th.ctx;
-        step->launch(&ops[0], 0);
+        gemm_launch_step(step, &ops[0], 0);
         CUDA_CHECK_LAUNCH();
         sync_or_die(&di, "traced launch");
         ops[0].trace = trace_disabled();
@@ -302,6 +323,7 @@ static int gemm_main(int argc, char **argv, const gemm_step *step)
     }
     CUDA_CHECK(cudaFree(d));
     CUDA_CHECK(cudaFree(dref));
+    if (workspace) CUDA_CHECK(cudaFree(workspace));
     CUBLAS_CHECK(cublasDestroy(handle));
     free(ops); free(da); free(db); free(ha); free(hb); free(hd); free(hr);
     return EXIT_OK;

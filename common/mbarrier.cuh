@@ -121,9 +121,9 @@ static __device__ __forceinline__ void mbar_wait_named(uint64_t *bar, uint32_t p
 {
 #ifdef COURSE_DEBUG
     if (mbar_try_wait(bar, parity)) return;
-    const uint64_t t0 = globaltimer_ns();
+    const uint64_t t0 = trace_now();
     while (!mbar_try_wait(bar, parity))
-        if (globaltimer_ns() - t0 > HANG_TIMEOUT_NS) report_hang(barrier, waiter, slot, parity);
+        if (trace_now() - t0 > HANG_TIMEOUT_NS) report_hang(barrier, waiter, slot, parity);
 #else
     (void)barrier; (void)waiter; (void)slot;
     asm volatile("{\n .reg .pred p;\n"

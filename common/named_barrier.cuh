@@ -57,9 +57,9 @@ static __device__ __forceinline__ void named_bar_sync(int id, int nthreads, cons
         __threadfence_block();                                  /* release the warp's writes */
         const unsigned old = atomicAdd((unsigned *)c, 32u);
         const unsigned done = (old / (unsigned)nthreads + 1u) * (unsigned)nthreads;
-        const uint64_t t0 = globaltimer_ns();
+        const uint64_t t0 = trace_now();
         while ((int)(*c - done) < 0)
-            if (globaltimer_ns() - t0 > HANG_TIMEOUT_NS)
+            if (trace_now() - t0 > HANG_TIMEOUT_NS)
                 report_hang(name, "named_bar_sync", id, (old / (unsigned)nthreads) & 1u);
         __threadfence_block();                                  /* acquire the others' */
     }

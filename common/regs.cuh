@@ -26,9 +26,10 @@
 #error "setmaxnreg needs the sm_90a target: build with -gencode=arch=compute_90a,code=sm_90a"
 #endif
 
-#define REGS_STR_(n) #n
-#define REGS_STR(n) REGS_STR_(n)
-#define REGS_DEC(n) asm volatile("setmaxnreg.dec.sync.aligned.u32 " REGS_STR(n) ";\n" ::: "memory")
-#define REGS_INC(n) asm volatile("setmaxnreg.inc.sync.aligned.u32 " REGS_STR(n) ";\n" ::: "memory")
+/* Macros, not functions: the count must be an immediate, and the "n"
+ * constraint takes any integer constant expression (e.g. a count derived
+ * from the tile), printing its value into the PTX. */
+#define REGS_DEC(n) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(n) : "memory")
+#define REGS_INC(n) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(n) : "memory")
 
 #endif

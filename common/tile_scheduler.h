@@ -47,8 +47,6 @@
 #define TILE_SCHED_FN static inline HD
 #endif
 
-#define TILE_SCHED_DEFAULT_GROUP 8
-
 typedef struct {
     int tiles_m, tiles_n;   /* output tiles along M and N (edges rounded up) */
     int num_tiles;          /* tiles_m * tiles_n */

@@ -114,4 +114,31 @@ static __device__ __forceinline__ void trace_put(trace_ctx tr, int unit, int pha
         }                                                                           \
     } while (0)
 
+/* A role's timeline clock (steps 05+): the kernel's trace_ctx, the timeline
+ * unit (warpgroup) that writes, the end of the last span, and `on`, a
+ * compile-time constant in each kernel (0 in the timed one), so that every
+ * CLOCK_SPAN compiles away there.  Spans follow each other: each ends where
+ * the next begins. */
+typedef struct {
+    trace_ctx tr;
+    uint64_t t;
+    int unit;
+    int on;
+} trace_clock;
+
+static __device__ __forceinline__ trace_clock trace_clock_start(trace_ctx tr, int unit, int on)
+{
+    trace_clock c;
+    c.tr = tr;
+    c.t = on ? trace_now() : 0;
+    c.unit = unit;
+    c.on = on;
+    return c;
+}
+
+#define CLOCK_SPAN(clk, writer, phase, index)                                        \
+    do {                                                                             \
+        if ((clk)->on) TRACE_SPAN((clk)->tr, (writer), (clk)->unit, phase, index, (clk)->t); \
+    } while (0)
+
 #endif

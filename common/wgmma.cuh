@@ -22,10 +22,10 @@
  * the async window it stops the compiler from moving accumulator uses (a
  * copy, a spill, the epilogue's conversion) across it.
  *
- * Shape used in the course: m64n256k16 (one consumer warpgroup computes a
- * 64 x 256 block, 128 f32 registers per thread; a narrower N is the same
- * instruction with N/2 registers).  bf16 inputs, f32 accumulators, both operands K-major from
- * shared memory, no negation or transposition. */
+ * Shapes wrapped here: m64nNk16 for N = 128, 192 and 256 (a warpgroup
+ * computes a 64 x N block in N/2 f32 registers per thread; step 05-06 use
+ * N = 256, step 07 N = 128 by default).  bf16 inputs, f32 accumulators, both
+ * operands K-major from shared memory, no negation or transposition. */
 #ifndef COMMON_WGMMA_CUH
 #define COMMON_WGMMA_CUH
 

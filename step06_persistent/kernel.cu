@@ -65,6 +65,7 @@
 #include "pipeline_state.h"
 #include "epilogue.cuh"
 #include "regs.cuh"
+#include "smem_layout.h"
 #include "tile_scheduler.h"
 #include "tma.h"
 #include "tma.cuh"
@@ -86,9 +87,10 @@
  *     each (65536 / 384, rounded down to a multiple of 8): 128 accumulators
  *     plus addresses fit with no spill (ptxas -v: see NOTES.md).  Moving
  *     registers from the producer to the consumers: setmaxnreg, below. */
+#define WG_M_BLOCKS 1                           /* m64 blocks per consumer warpgroup */
 #define CONSUMER_WGS 2
 #define WG_THREADS 128                          /* 4 warps: one warpgroup */
-#define WG_ROWS 64                              /* rows of D per consumer WG: wgmma's M */
+#define WG_ROWS (64 * WG_M_BLOCKS)              /* rows of D per consumer WG */
 #define BM (WG_ROWS * CONSUMER_WGS)             /* 128 */
 #define BN 256                                  /* one m64n256k16 accumulator wide */
 #define BK 64                                   /* 64 bf16 = one 128-byte swizzled row */
@@ -99,6 +101,7 @@
 #define B_STAGE_BYTES (BN * BK * 2)             /* 32 KiB: the B box, 256 rows x 128 B */
 #define STAGE_BYTES (A_STAGE_BYTES + B_STAGE_BYTES)   /* 48 KiB, also the expect_tx count */
 #define SMEM_ALIGN 1024                         /* SWIZZLE_128B atom: 8 rows x 128 B */
+#define wgmma_tile_k16 wgmma_m64n256k16_bf16    /* one m64 block's k16 step */
 
 /* ---- register split ----------------------------------------------------------
  * 384 threads at __launch_bounds__(384, 1): ptxas caps every thread at 168.
@@ -128,88 +131,305 @@ static_assert(WG_THREADS * PRODUCER_REGS + CONSUMER_WGS * WG_THREADS * CONSUMER_
 #define EPI_CHUNKS (BN / EPI_COLS)              /* 4 sub-tiles per warpgroup per tile */
 #define EPI_REGS (ACC_REGS / EPI_CHUNKS)        /* 32 accumulators per sub-tile */
 
-/* Named barriers (named_barrier.cuh): id 0 is __syncthreads'. */
-enum { BAR_EPI_WG1 = 1, BAR_EPI_WG2 = 2 };     /* one per consumer warpgroup, 128 threads */
+/* Named barriers (named_barrier.cuh).  Id 0 is __syncthreads'.  One id per
+ * consumer warpgroup c = 0, 1 (warpgroups 1, 2): the base plus c. */
+enum {
+    BAR_STORE = 1    /* 1 + c: inside consumer c's epilogue, its 128 threads */
+};
 
-/* ---- stages from the shared-memory budget ------------------------------------
+/* ---- shared memory (common/smem_layout.h: the one layout) -------------------
  * A stage is 48 KiB of boxes plus its full and empty mbarriers (8 bytes
- * each); up to SMEM_ALIGN bytes of slack round the base up to 1024.  The
- * --stages range is sized at compile time for the shared memory one CTA may
- * opt in to on an H100 or H200, 227 KiB (the device attribute
+ * each); SMEM_LAYOUT_ALIGN bytes of slack round the base up to 1024, the
+ * swizzle atom every box must start on (smem_layout.h says why).  The
+ * --stages range is sized for the shared memory one CTA may opt in to on an
+ * H100 or H200, 227 KiB (the device attribute
  * cudaDevAttrMaxSharedMemoryPerBlockOptin on both; CUDA C++ Programming
  * Guide, compute capability 9.0: 228 KiB per SM, 227 KiB per block).  The
  * launcher checks the requested ring against the attribute of the device it
  * runs on (gemm_operands.smem_optin) and refuses what does not fit.  The
- * epilogue buffers come off the top: the ring gets what they leave. */
-#define SMEM_FIXED (SMEM_ALIGN + EPI_BYTES)
-#define SMEM_PER_STAGE (STAGE_BYTES + 2 * 8)
-#define SMEM_BYTES(S) (SMEM_FIXED + (S) * SMEM_PER_STAGE)
-#define H100_SMEM_OPTIN (227 * 1024)            /* compile-time default; checked at run time */
+ * epilogue buffers come off the top: the ring gets what they leave.
+ * The D buffers are the epilogue's alone: the A/B ring is being refilled with
+ * the next tile's k-tiles while the epilogue runs, so it cannot double as
+ * the output staging area the way it could in a one-tile-per-CTA kernel. */
+#define SMEM_CONFIG {A_STAGE_BYTES, B_STAGE_BYTES, EPI_BYTES}   /* D: 4 x 8 KiB */
+#define H100_SMEM_OPTIN (227 * 1024)
 /* 2: the release runs one k-tile late (wgmma_wait_group(1) below), so one slot
  * is always held by the wgmmas in flight and the producer needs another. */
 #define MIN_STAGES 2
 /* At most 8, step 03's ceiling; with 48 KiB stages and 32 KiB of epilogue
  * buffers the budget decides: 4. */
-#define MAX_STAGES smem_stages_that_fit(H100_SMEM_OPTIN, SMEM_PER_STAGE, EPI_BYTES, SMEM_ALIGN, 8)
+#define MAX_STAGES gemm_stages_that_fit(&LAUNCH, H100_SMEM_OPTIN, SMEM_LAYOUT_MAX_STAGES)
 #define DEFAULT_STAGES MAX_STAGES
 #define STEP_ID "06"                           /* the step's number, in messages too */
-#define VARIANT "128x256x64_persistent"
 
 static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0,
               "every A and B box must start on a 1024-byte swizzle atom");
+static_assert(SMEM_ALIGN == SMEM_LAYOUT_ALIGN, "the layout rounds the base to the swizzle atom");
 static_assert(BK * 2 == WGMMA_SW128_ROW_BYTES, "a k-tile row must be one 128-byte swizzle row");
 static_assert(EPI_SUB_BYTES % SMEM_ALIGN == 0, "every D buffer must start on a swizzle atom");
 static_assert(EPI_COLS * 2 == WGMMA_SW128_ROW_BYTES, "an epilogue row must be one swizzle row");
 static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
 
-/* What the kernel needs to know about the tile walk. */
-typedef struct {
-    tile_sched sched;
-    int use_tma_store;     /* 1: N % 8 == 0 (16-byte D rows), 0: masked global stores */
-} gemm_params;
+/* ---- producer: one thread loads every k-tile of every tile -------------------
+ * The other 127 threads of warpgroup 0 have nothing to do and have left
+ * (gemm_cta).  write_state walks the ring: acquire a free slot, announce the
+ * bytes, issue the two TMA boxes.  The thread walks this CTA's tiles and
+ * their k-tiles as ONE sequence: the ring does not know where a tile ends. */
+static __device__ __forceinline__ void producer_load_tile(const CUtensorMap *map_a,
+                                                          const CUtensorMap *map_b,
+                                                          const smem_ring *sm,
+                                                          pipeline_state *write_state, int k_tiles,
+                                                          int m0, int n0, int *loads,
+                                                          trace_clock *clk, int plant_bug)
+{
+    (void)plant_bug;
+    for (int kt = 0; kt < k_tiles; ++kt, ++*loads) {
+        /* acquire: the slot's previous contents were fully read (WAR). */
+        producer_acquire(sm->empty, write_state->index, write_state->phase);
+        CLOCK_SPAN(clk, 1, TP_PRODUCER_ACQUIRE, *loads);
+        /* "commit" in TMA form: one arrival plus the bytes to expect.
+         * The count is the FULL box of A plus the full box of B, even
+         * when the box hangs over the matrix edge (M, N or K not a
+         * multiple of the tile): TMA writes zeros for the outside
+         * elements and counts them like the others.  Counting only
+         * in-bounds bytes would leave the tx-count above 0 forever.
+         * Announcing before issuing is CUTLASS's order; the reverse is
+         * also legal (tx-count may go negative within a phase). */
+        uint64_t *bar = &sm->full[write_state->index];
+#ifdef COURSE_DEBUG
+        if (!(PLANTED(plant_bug, BUG_SKIP_COMMIT) && *loads == 1))
+#endif
+            mbar_arrive_expect_tx(bar, STAGE_BYTES);
+        /* Coordinates innermost first: {k, row}. */
+        tma_load_2d(sm->a + write_state->index * A_STAGE_BYTES, map_a, kt * BK, m0, smem_u32(bar));
+        tma_load_2d(sm->b + write_state->index * B_STAGE_BYTES, map_b, kt * BK, n0, smem_u32(bar));
+        CLOCK_SPAN(clk, 1, TP_PRODUCER_LOAD, *loads);
+        pipeline_advance(write_state);
+    }
+}
 
-/* ---- the CTA ---------------------------------------------------------------
- * Shared memory, from a 1024-aligned base:
- *   A boxes   stages x 16 KiB    stage s at sA + s * A_STAGE_BYTES
- *   B boxes   stages x 32 KiB    stage s at sB + s * B_STAGE_BYTES
- *   D buffers 4 x 8 KiB          warpgroup c, buffer b at sD + (2c + b) * 8 KiB
- *   full[s], empty[s]            8 bytes each
- * Why 1024: TMA's 128B swizzle XORs a row's 16-byte chunk index with address
- * bits 7..9 (the row within an 8-row, 1024-byte atom), and the wgmma
- * descriptor below says "base offset 0", i.e. "my tile starts an atom".  A
- * box that started elsewhere would be swizzled with a different phase than
- * the one wgmma assumes: no error, just wrong products.
- * The D buffers are the epilogue's alone: the A/B ring is being refilled with
- * the next tile's k-tiles while the epilogue runs, so it cannot double as
- * the output staging area the way it could in a one-tile-per-CTA kernel.
- *
- * `traced` is a constant in each of the two kernels below, so the one every
- * timed launch runs has no trace code in it at all (no timer reads, no
- * calls, no branches in the k loop). */
+static __device__ __forceinline__ void producer_load_tiles(const CUtensorMap *map_a,
+                                                           const CUtensorMap *map_b,
+                                                           const smem_ring *sm, int stages,
+                                                           int k_tiles, const tile_sched *sched,
+                                                           trace_clock *clk, int plant_bug)
+{
+    (void)plant_bug;
+    tma_prefetch_map(map_a);
+    tma_prefetch_map(map_b);
+    pipeline_state write_state = pipeline_producer_start((uint32_t)stages);
+#ifdef COURSE_DEBUG
+    if (PLANTED(plant_bug, BUG_PRODUCER_PHASE0)) write_state.phase = 0;   /* the classic: first acquire never passes */
+#endif
+    int loads = 0;   /* k-tiles issued by this CTA, for the planted bug and the trace */
+    for (tile_walk tw = tile_walk_start((int)blockIdx.x, (int)gridDim.x);
+         tile_walk_valid(sched, &tw); tile_walk_advance(&tw, 1)) {
+        int tm, tn;
+        tile_sched_coords(sched, tw.idx, &tm, &tn);
+        producer_load_tile(map_a, map_b, sm, &write_state, k_tiles, tm * BM, tn * BN, &loads, clk,
+                           plant_bug);
+    }
+    /* No producer tail needed: without clusters no other CTA arrives on
+     * our barriers, and the consumers keep the CTA alive until every
+     * byte issued above has landed (they wait for it). */
+}
+
+/* ---- consumer mainloop: one tile's k-tiles through the ring -----------------
+ * Consumer warpgroup c computes rows 64c .. 64c + 63 of the tile against
+ * all 256 columns: A rows 64c.. of each A box (64 rows x 128 B = 8 KiB
+ * further: a whole number of atoms), the whole B box.  read_state is the
+ * slot to wait for, release_state the slot to hand back (one behind); both
+ * run on across tiles exactly like the producer's.
+ * *reads counts the k-tiles this warpgroup consumed (trace, planted bug). */
+static __device__ __forceinline__ void consumer_mainloop(float (*acc)[ACC_REGS], const smem_ring *sm,
+                                                         int c, int k_tiles,
+                                                         pipeline_state *read_state,
+                                                         pipeline_state *release_state,
+                                                         int *reads, int leader,
+                                                         trace_clock *clk, int plant_bug)
+{
+    (void)plant_bug;
+    const uint32_t a_base = sm->a + (uint32_t)c * WG_ROWS * WGMMA_SW128_ROW_BYTES;
+    for (int kt = 0; kt < k_tiles; ++kt, ++*reads) {
+        /* wait: the TMA bytes of k-tile kt have landed.  Every consumer
+         * thread waits (acquire): the data is then visible to the wgmmas
+         * this warpgroup issues, with no proxy fence (TMA writes and wgmma
+         * reads are both async-proxy, and complete_tx releases them). */
+        consumer_wait(sm->full, read_state->index, read_state->phase);
+        CLOCK_SPAN(clk, leader, TP_CONSUMER_WAIT, *reads);
+
+        /* Descriptors of B's BN rows in the slot and, in the loop below, of
+         * each m64 block of A; each k16 step moves 32 bytes along the rows. */
+        const uint64_t db = wgmma_desc_k_major_sw128(sm->b + read_state->index * B_STAGE_BYTES);
+        wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
+        wgmma_fence();   /* accumulator writes (zeroing, the last epilogue) come first */
+        /* scale-d = 0 on a tile's first k16 step: D = A.B overwrites
+         * whatever the registers held (the previous tile's results), so
+         * no zeroing pass is needed. */
+#pragma unroll
+        for (int kk = 0; kk < KSTEPS; ++kk)
+#pragma unroll
+            for (int mb = 0; mb < WG_M_BLOCKS; ++mb) {
+                const uint64_t da = wgmma_desc_k_major_sw128(
+                    a_base + read_state->index * A_STAGE_BYTES + mb * 64 * WGMMA_SW128_ROW_BYTES);
+                wgmma_tile_k16(acc[mb], wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
+                               wgmma_desc_advance(db, kk * WGMMA_K16_BYTES), kt > 0 || kk > 0);
+            }
+        wgmma_commit_group();
+        CLOCK_SPAN(clk, leader, TP_CONSUMER_COMPUTE, *reads);
+
+        /* release, one k-tile late.  After issuing k-tile kt's group, wait
+         * until at most 1 group is pending: k-tile kt-1's wgmmas are then
+         * complete, so nothing reads slot (kt-1) any more and it can go back
+         * to the producer, while k-tile kt's wgmmas keep the tensor cores
+         * busy during the wait for k-tile kt+1.  Releasing slot kt here
+         * instead would be a WAR race: its wgmmas may still be reading when
+         * TMA overwrites it.  (The alternative, wait_group(0) then release
+         * slot kt, is also correct but drains the tensor-core queue every
+         * k-tile: README exercise.)  This is why a ring needs >= 2 slots.
+         * At a tile's first k-tile the slot to release is the previous
+         * tile's last, which the drain below already handed back: nothing
+         * to release then. */
+        wgmma_wait_group(1);
+        wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
+        if (kt > 0) {
+#ifdef COURSE_DEBUG
+            if (!(PLANTED(plant_bug, BUG_SKIP_RELEASE) && *reads == 1))
+#endif
+                if (leader) consumer_release(sm->empty, release_state->index);
+            pipeline_advance(release_state);
+        }
+        CLOCK_SPAN(clk, leader, TP_CONSUMER_RELEASE, *reads);
+        pipeline_advance(read_state);
+    }
+    /* Drain: the last k-tile's wgmmas must finish before the accumulators
+     * are read (reading them earlier is undefined), then hand its slot back
+     * at once: the ring stays balanced, and a producer with more tiles to
+     * load (step 06 on) refills the slot during the epilogue. */
+    wgmma_wait_group(0);
+    wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
+    if (leader) consumer_release(sm->empty, release_state->index);
+    pipeline_advance(release_state);
+}
+
+/* ---- epilogue: accumulators -> bf16 -> swizzled smem -> TMA store -----------
+ * Sub-tile j of m64 block mb = columns 64j .. 64j+63 = accumulators
+ * 32j .. 32j+31 of acc[mb] (wgmma_acc_col: register i is in column
+ * 8(i/4) + ...).  *stores counts the sub-tiles this warpgroup stored: it
+ * picks the D buffer. */
+static __device__ __forceinline__ void epilogue_store(const CUtensorMap *map_d,
+                                                      __nv_bfloat16 *__restrict__ D, int M, int N,
+                                                      float (*acc)[ACC_REGS], const smem_ring *sm,
+                                                      int c, int m0, int n0, int tid, int leader,
+                                                      int *stores, int use_tma_store)
+{
+    m0 += c * WG_ROWS;   /* this warpgroup's rows of the tile */
+    if (use_tma_store) {
+        const uint32_t d_base = sm->d + (uint32_t)c * EPI_BUFS * EPI_SUB_BYTES;
+        unsigned char *d_ptr = sm->d_ptr + (size_t)c * EPI_BUFS * EPI_SUB_BYTES;
+#pragma unroll
+        for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
+#pragma unroll
+            for (int j = 0; j < EPI_CHUNKS; ++j, ++*stores) {
+                const int b = *stores % EPI_BUFS;
+                /* WAR on the buffer: the store issued from it two sub-tiles
+                 * ago must have finished READING it.  Only the thread that
+                 * committed a bulk group can wait for it, so the leader
+                 * waits and a barrier tells the other 127 threads. */
+                if (leader) tma_store_wait_read(EPI_BUFS - 1);
+                named_bar_sync(BAR_STORE + c, WG_THREADS, "epilogue");
+                unsigned char *buf = d_ptr + b * EPI_SUB_BYTES;
+#pragma unroll
+                for (int i = 0; i < EPI_REGS; i += 2) {
+                    const int r = EPI_REGS * j + i;
+                    const __nv_bfloat162 v = __floats2bfloat162_rn(acc[mb][r], acc[mb][r + 1]);
+                    *(__nv_bfloat162 *)(buf + sw128_acc_pair_offset(tid, i)) = v;
+                }
+                /* RAW across proxies: these st.shared are generic-proxy
+                 * writes and the TMA store reads through the async proxy.
+                 * Each writing thread fences its own writes, then the
+                 * barrier gathers them before the one thread stores. */
+                fence_proxy_async_smem();
+                named_bar_sync(BAR_STORE + c, WG_THREADS, "epilogue");
+                if (leader) {
+                    tma_store_2d(map_d, n0 + EPI_COLS * j, m0 + 64 * mb, d_base + b * EPI_SUB_BYTES);
+                    tma_store_commit_group();
+                }
+            }
+    } else {
+        /* N % 8 != 0: D's rows are not 16-byte aligned, which a tensor map
+         * requires; write straight from the registers, masked. */
+#pragma unroll
+        for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
+#pragma unroll
+            for (int i = 0; i < ACC_REGS; i += 2)
+                gemm_store_pair(D, M, N, m0 + 64 * mb + wgmma_acc_row(tid, i),
+                                n0 + wgmma_acc_col(tid, i), acc[mb][i], acc[mb][i + 1]);
+    }
+}
+
+/* ---- consumer role: every tile of the walk through mainloop and epilogue ----
+ * Both warpgroups take every tile of this CTA's walk, in the producer's
+ * order (64 rows each). */
+static __device__ __forceinline__ void consumer_tiles(const CUtensorMap *map_d,
+                                                      __nv_bfloat16 *__restrict__ D, int M, int N,
+                                                      const smem_ring *sm, int stages,
+                                                      int k_tiles, const tile_sched *sched,
+                                                      int use_tma_store, int c, trace_clock *clk,
+                                                      int plant_bug)
+{
+    const int tid = (int)threadIdx.x % WG_THREADS;   /* thread in the warpgroup */
+    /* The one thread that releases slots and writes trace records.  tid == 0
+     * rather than elect_one_sync(): the whole warpgroup reaches every use
+     * together (the loop bounds are uniform), so any fixed thread serves, and
+     * a constant test costs no instruction.  (elect.sync over a converged
+     * warp also picks one fixed lane, lane 0 in practice; the PTX ISA
+     * promises only that the choice is deterministic.)  The producer uses
+     * elect_one_sync because its other lanes leave right after.  The same
+     * thread issues the epilogue's TMA stores. */
+    const int leader = tid == 0;
+    if (leader && use_tma_store) tma_prefetch_map(map_d);
+
+    float acc[WG_M_BLOCKS][ACC_REGS];
+    pipeline_state read_state = pipeline_consumer_start((uint32_t)stages);
+    pipeline_state release_state = read_state;
+    int reads = 0;      /* k-tiles consumed by this warpgroup (trace, planted bug) */
+    int stores = 0;     /* sub-tiles stored by this warpgroup: picks the D buffer */
+    for (tile_walk tw = tile_walk_start((int)blockIdx.x, (int)gridDim.x);
+         tile_walk_valid(sched, &tw); tile_walk_advance(&tw, 1)) {
+        int tm, tn;
+        tile_sched_coords(sched, tw.idx, &tm, &tn);
+        consumer_mainloop(acc, sm, c, k_tiles, &read_state, &release_state, &reads, leader, clk,
+                          plant_bug);
+        epilogue_store(map_d, D, M, N, acc, sm, c, tm * BM, tn * BN, tid, leader, &stores,
+                       use_tma_store);
+        CLOCK_SPAN(clk, leader, TP_EPILOGUE, tw.idx);
+    }
+    /* The last stores must have read shared memory before the CTA exits and
+     * its shared memory goes to another CTA (and written D before the kernel
+     * counts as done). */
+    if (leader && use_tma_store) tma_store_wait_all();
+}
+
+/* ---- the CTA: roles, register split, barriers ---------------------------------
+ * Warpgroup 0 produces, warpgroups 1..CONSUMER_WGS consume.  `traced` is a
+ * constant in each of the two kernels below, so the one every timed launch
+ * runs has no trace code in it at all (no timer reads, no calls, no branches
+ * in the k loop). */
 static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const CUtensorMap *map_b,
                                                 const CUtensorMap *map_d,
                                                 __nv_bfloat16 *__restrict__ D, int M, int N,
-                                                int K, int stages, gemm_params prm,
+                                                int K, int stages, gemm_params params,
                                                 trace_ctx tr, int plant_bug, const int traced)
 {
-    extern __shared__ unsigned char smem_raw[];
-    /* Align the shared-window address (the one TMA and wgmma see). */
-    const uint32_t raw = smem_u32(smem_raw);
-    unsigned char *smem = smem_raw + ((SMEM_ALIGN - (raw & (SMEM_ALIGN - 1))) & (SMEM_ALIGN - 1));
-    const uint32_t sA = smem_u32(smem);
-    const uint32_t sB = sA + (uint32_t)stages * A_STAGE_BYTES;
-    const uint32_t sD = sA + (uint32_t)stages * STAGE_BYTES;
-    unsigned char *sD_ptr = smem + (size_t)stages * STAGE_BYTES;
-    uint64_t *full = (uint64_t *)(sD_ptr + EPI_BYTES);
-    uint64_t *empty = full + stages;
-
+    const smem_config layout = SMEM_CONFIG;
+    const smem_ring sm = smem_ring_carve(layout, stages);
     /* Role tests must be uniform per warp (and per warpgroup for wgmma and
      * setmaxnreg): read the warpgroup index through a shuffle so the
      * compiler knows. */
     const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x / WG_THREADS, 0);
-    const tile_sched sched = prm.sched;
-    const int KT = (K + BK - 1) / BK;   /* k-tiles; the last may be partial (zero-filled) */
-    (void)plant_bug;
+    const tile_sched sched = params.sched;
+    const int k_tiles = (K + BK - 1) / BK;   /* the last may be partial (zero-filled) */
 
     /* Barrier counts:
      *   full[s]  = 1: one arrival per phase, the producer's arrive.expect_tx.
@@ -226,215 +446,30 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
      *     its cluster-less path lets every consumer thread arrive.) */
     if (threadIdx.x == 0) {
         for (int s = 0; s < stages; ++s) {
-            mbar_init(&full[s], 1);
-            mbar_init(&empty[s], CONSUMER_WGS);
+            mbar_init(&sm.full[s], 1);
+            mbar_init(&sm.empty[s], CONSUMER_WGS);
         }
         named_bar_init();
         mbar_fence_init();
     }
     __syncthreads();   /* nobody waits on, arrives at or TMA-signals an uninitialized barrier */
 
-    /* Timeline: one writer per warpgroup; spans follow each other, each
-     * ending where the next begins. */
-    uint64_t t = traced ? trace_now() : 0;
-#define SPAN(writer, phase, index)                                 \
-    do {                                                           \
-        if (traced) TRACE_SPAN(tr, (writer), wg, phase, index, t); \
-    } while (0)
+    /* Timeline: one writer per warpgroup. */
+    trace_clock clk = trace_clock_start(tr, wg, traced);
 
     if (wg == 0) {
-        /* ---- producer ------------------------------------------------------
-         * One thread issues everything; the other 127 have nothing to do and
-         * leave.  elect_one_sync needs the whole warp, so warp 0 calls it
-         * before any lane is excluded.  Before that all four warps give
-         * their registers back (setmaxnreg is per warpgroup).  The thread
-         * walks this CTA's tiles and their k-tiles as ONE sequence: the ring
-         * does not know where a tile ends. */
+        /* Give the registers back first (setmaxnreg is per warpgroup), then
+         * one thread issues everything; the other 127 leave.  elect_one_sync
+         * needs the whole warp, so warp 0 calls it before any lane is
+         * excluded. */
         REGS_DEC(PRODUCER_REGS);
-        if (threadIdx.x / 32 == 0 && elect_one_sync()) {
-            tma_prefetch_map(map_a);
-            tma_prefetch_map(map_b);
-            pipeline_state w = pipeline_producer_start((uint32_t)stages);
-#ifdef COURSE_DEBUG
-            if (PLANTED(plant_bug, BUG_PRODUCER_PHASE0)) w.phase = 0;   /* the classic: first acquire never passes */
-#endif
-            int loads = 0;   /* k-tiles issued by this CTA, for the planted bug and the trace */
-            for (tile_walk tw = tile_walk_start((int)blockIdx.x, (int)gridDim.x);
-                 tile_walk_valid(&sched, &tw); tile_walk_advance(&tw, 1)) {
-                int tm, tn;
-                tile_sched_coords(&sched, tw.idx, &tm, &tn);
-                const int m0 = tm * BM, n0 = tn * BN;
-                for (int kt = 0; kt < KT; ++kt, ++loads) {
-                    /* acquire: the slot's previous contents were fully read (WAR). */
-                    producer_acquire(empty, w.index, w.phase);
-                    SPAN(1, TP_PRODUCER_ACQUIRE, loads);
-                    /* "commit" in TMA form: one arrival plus the bytes to expect.
-                     * The count is the FULL box of A plus the full box of B, even
-                     * when the box hangs over the matrix edge (M, N or K not a
-                     * multiple of the tile): TMA writes zeros for the outside
-                     * elements and counts them like the others.  Counting only
-                     * in-bounds bytes would leave the tx-count above 0 forever.
-                     * Announcing before issuing is CUTLASS's order; the reverse is
-                     * also legal (tx-count may go negative within a phase). */
-                    uint64_t *bar = &full[w.index];
-#ifdef COURSE_DEBUG
-                    if (!(PLANTED(plant_bug, BUG_SKIP_COMMIT) && loads == 1))
-#endif
-                        mbar_arrive_expect_tx(bar, STAGE_BYTES);
-                    /* Coordinates innermost first: {k, row}. */
-                    tma_load_2d(sA + w.index * A_STAGE_BYTES, map_a, kt * BK, m0, smem_u32(bar));
-                    tma_load_2d(sB + w.index * B_STAGE_BYTES, map_b, kt * BK, n0, smem_u32(bar));
-                    SPAN(1, TP_PRODUCER_LOAD, loads);
-                    pipeline_advance(&w);
-                }
-            }
-        }
-        /* No producer tail needed: without clusters no other CTA arrives on
-         * our barriers, and the consumers keep the CTA alive until every
-         * byte issued above has landed (they wait for it). */
+        if (threadIdx.x / 32 == 0 && elect_one_sync())
+            producer_load_tiles(map_a, map_b, &sm, stages, k_tiles, &sched, &clk, plant_bug);
         return;
     }
-
-    /* ---- consumers -----------------------------------------------------------
-     * Consumer warpgroup c computes rows m0 + 64c .. m0 + 64c + 63 of the
-     * tile against all 256 columns: A rows 64c.. of each A box (64 rows x
-     * 128 B = 8 KiB further: a whole number of atoms), the whole B box.
-     * Both warpgroups take every tile of this CTA's walk, in the producer's
-     * order; their read and release states run on across tiles exactly like
-     * the producer's. */
     REGS_INC(CONSUMER_REGS);
-    const int c = wg - 1;
-    const int tid = (int)threadIdx.x % WG_THREADS;   /* thread in the warpgroup */
-    /* The one thread that releases slots and writes trace records.  tid == 0
-     * rather than elect_one_sync(): the whole warpgroup reaches every use
-     * together (the loop bounds are uniform), so any fixed thread serves, and
-     * a constant test costs no instruction.  (elect.sync over a converged
-     * warp also picks one fixed lane, lane 0 in practice; the PTX ISA
-     * promises only that the choice is deterministic.)  The producer uses
-     * elect_one_sync because its other lanes leave right after.  The same
-     * thread issues the epilogue's TMA stores. */
-    const int writer = tid == 0;
-    const uint32_t a_base = sA + (uint32_t)c * WG_ROWS * WGMMA_SW128_ROW_BYTES;
-    const uint32_t d_base = sD + (uint32_t)c * EPI_BUFS * EPI_SUB_BYTES;
-    unsigned char *d_ptr = sD_ptr + (size_t)c * EPI_BUFS * EPI_SUB_BYTES;
-    const int epi_bar = BAR_EPI_WG1 + c;
-    if (writer && prm.use_tma_store) tma_prefetch_map(map_d);
-
-    float acc[ACC_REGS];
-    pipeline_state rd = pipeline_consumer_start((uint32_t)stages);   /* slot to read */
-    pipeline_state rel = rd;                                         /* slot to release */
-    int reads = 0;      /* k-tiles consumed by this CTA (trace, planted bug) */
-    int stores = 0;     /* sub-tiles stored by this warpgroup: picks the D buffer */
-    for (tile_walk tw = tile_walk_start((int)blockIdx.x, (int)gridDim.x);
-         tile_walk_valid(&sched, &tw); tile_walk_advance(&tw, 1)) {
-        int tm, tn;
-        tile_sched_coords(&sched, tw.idx, &tm, &tn);
-        const int m0 = tm * BM, n0 = tn * BN;
-
-        for (int kt = 0; kt < KT; ++kt, ++reads) {
-            /* wait: the TMA bytes of k-tile kt have landed.  Every consumer
-             * thread waits (acquire): the data is then visible to the wgmmas
-             * this warpgroup issues, with no proxy fence (TMA writes and wgmma
-             * reads are both async-proxy, and complete_tx releases them). */
-            consumer_wait(full, rd.index, rd.phase);
-            SPAN(writer, TP_CONSUMER_WAIT, reads);
-
-            /* Descriptors of this warpgroup's 64 rows of A and of B's 256 rows in
-             * the slot; each k16 step moves 32 bytes along the 128-byte rows. */
-            const uint64_t da = wgmma_desc_k_major_sw128(a_base + rd.index * A_STAGE_BYTES);
-            const uint64_t db = wgmma_desc_k_major_sw128(sB + rd.index * B_STAGE_BYTES);
-            wgmma_fence_operands(acc, ACC_REGS);
-            wgmma_fence();   /* the previous tile's epilogue read acc before these wgmmas */
-            /* scale-d = 0 on a tile's first k16 step: D = A.B overwrites
-             * whatever the registers held (the previous tile's results), so
-             * no zeroing pass is needed. */
-#pragma unroll
-            for (int kk = 0; kk < KSTEPS; ++kk)
-                wgmma_m64n256k16_bf16(acc, wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
-                                      wgmma_desc_advance(db, kk * WGMMA_K16_BYTES),
-                                      kt > 0 || kk > 0);
-            wgmma_commit_group();
-            SPAN(writer, TP_CONSUMER_COMPUTE, reads);
-
-            /* release, one k-tile late.  After issuing k-tile kt's group, wait
-             * until at most 1 group is pending: k-tile kt-1's wgmmas are then
-             * complete, so nothing reads slot (kt-1) any more and it can go back
-             * to the producer, while k-tile kt's wgmmas keep the tensor cores
-             * busy during the wait for k-tile kt+1.  Releasing slot kt here
-             * instead would be a WAR race: its wgmmas may still be reading when
-             * TMA overwrites it.  (The alternative, wait_group(0) then release
-             * slot kt, is also correct but drains the tensor-core queue every
-             * k-tile: README exercise.)  This is why a ring needs >= 2 slots.
-             * At a tile's first k-tile the slot to release is the previous
-             * tile's last, which the drain below already handed back: nothing
-             * to release then. */
-            wgmma_wait_group(1);
-            wgmma_fence_operands(acc, ACC_REGS);
-            if (kt > 0) {
-#ifdef COURSE_DEBUG
-                if (!(PLANTED(plant_bug, BUG_SKIP_RELEASE) && reads == 1))
-#endif
-                    if (writer) consumer_release(empty, rel.index);
-                pipeline_advance(&rel);
-            }
-            SPAN(writer, TP_CONSUMER_RELEASE, reads);
-            pipeline_advance(&rd);
-        }
-        /* Drain: the last k-tile's wgmmas must finish before the accumulators
-         * are read (reading them earlier is undefined), then hand its slot back
-         * at once, so the producer can refill it during the epilogue. */
-        wgmma_wait_group(0);
-        wgmma_fence_operands(acc, ACC_REGS);
-        if (writer) consumer_release(empty, rel.index);
-        pipeline_advance(&rel);
-
-        /* ---- epilogue ------------------------------------------------------ */
-        const int row0 = m0 + c * WG_ROWS;
-        if (prm.use_tma_store) {
-            /* Sub-tile j = columns 64j .. 64j+63 = accumulators 32j .. 32j+31
-             * (wgmma_acc_col: register i is in column 8(i/4) + ...). */
-#pragma unroll
-            for (int j = 0; j < EPI_CHUNKS; ++j, ++stores) {
-                const int b = stores % EPI_BUFS;
-                /* WAR on the buffer: the store issued from it two sub-tiles
-                 * ago must have finished READING it.  Only the thread that
-                 * committed a bulk group can wait for it, so the writer
-                 * waits and a barrier tells the other 127 threads. */
-                if (writer) tma_store_wait_read(EPI_BUFS - 1);
-                named_bar_sync(epi_bar, WG_THREADS, "epilogue");
-                unsigned char *buf = d_ptr + b * EPI_SUB_BYTES;
-#pragma unroll
-                for (int i = 0; i < EPI_REGS; i += 2) {
-                    const int r = EPI_REGS * j + i;
-                    const __nv_bfloat162 v = __floats2bfloat162_rn(acc[r], acc[r + 1]);
-                    *(__nv_bfloat162 *)(buf + sw128_acc_pair_offset(tid, i)) = v;
-                }
-                /* RAW across proxies: these st.shared are generic-proxy
-                 * writes and the TMA store reads through the async proxy.
-                 * Each writing thread fences its own writes, then the
-                 * barrier gathers them before the one thread stores. */
-                fence_proxy_async_smem();
-                named_bar_sync(epi_bar, WG_THREADS, "epilogue");
-                if (writer) {
-                    tma_store_2d(map_d, n0 + EPI_COLS * j, row0, d_base + b * EPI_SUB_BYTES);
-                    tma_store_commit_group();
-                }
-            }
-        } else {
-            /* N % 8 != 0: D's rows are not 16-byte aligned, which a tensor map
-             * requires; write straight from the registers, masked. */
-#pragma unroll
-            for (int i = 0; i < ACC_REGS; i += 2)
-                gemm_store_pair(D, M, N, row0 + wgmma_acc_row(tid, i), n0 + wgmma_acc_col(tid, i),
-                                acc[i], acc[i + 1]);
-        }
-        SPAN(writer, TP_EPILOGUE, tw.idx);
-    }
-    /* The last stores must have read shared memory before the CTA exits and
-     * its shared memory goes to another CTA (and written D before the kernel
-     * counts as done). */
-    if (writer && prm.use_tma_store) tma_store_wait_all();
-#undef SPAN
+    consumer_tiles(map_d, D, M, N, &sm, stages, k_tiles, &sched, params.use_tma_store, wg - 1,
+                   &clk, plant_bug);
 }
 
 /* Tensor maps by value, as __grid_constant__ parameters: the kernel then
@@ -444,9 +479,9 @@ __global__ void __launch_bounds__(THREADS, 1)
 persistent_kernel(const __grid_constant__ CUtensorMap map_a,
                   const __grid_constant__ CUtensorMap map_b,
                   const __grid_constant__ CUtensorMap map_d, __nv_bfloat16 *__restrict__ D, int M,
-                  int N, int K, int stages, gemm_params prm, trace_ctx tr, int plant_bug)
+                  int N, int K, int stages, gemm_params params, trace_ctx tr, int plant_bug)
 {
-    gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, prm, tr, plant_bug, 0);
+    gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, params, tr, plant_bug, 0);
 }
 
 /* The traced copy is a separate kernel rather than a branch inside one, so
@@ -460,109 +495,52 @@ __global__ void __launch_bounds__(THREADS, 1)
 persistent_kernel_traced(const __grid_constant__ CUtensorMap map_a,
                          const __grid_constant__ CUtensorMap map_b,
                          const __grid_constant__ CUtensorMap map_d, __nv_bfloat16 *__restrict__ D,
-                         int M, int N, int K, int stages, gemm_params prm, trace_ctx tr,
+                         int M, int N, int K, int stages, gemm_params params, trace_ctx tr,
                          int plant_bug)
 {
-    gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, prm, tr, plant_bug, 1);
+    gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, params, tr, plant_bug, 1);
 }
 
-/* ---- host ------------------------------------------------------------------- */
-
-/* What prepare builds once per buffer set: three tensor maps and the walk.  Heap
- * memory, 128-byte aligned (the driver wants a 64-byte aligned map). */
-typedef struct {
-    CUtensorMap a, b, d;
-    gemm_params prm;
-    int grid;
-} gemm_plan;
-
-static void encode_or_exit(CUtensorMap *map, const tma_2d_desc *d, const char *what)
-{
-    char msg[320];   /* room for tma.c's longest message; longer ones are cut, never overrun */
-    const int rc = tma_encode_2d_bf16(map, d, msg, sizeof msg);
-    if (rc == TMA_OK) return;
-    fprintf(stderr, "step" STEP_ID ": cannot describe %s to TMA: %s\n", what, msg);
-    exit(rc == TMA_ERR_DRIVER ? EXIT_NO_DEVICE : EXIT_BAD_ARGS);
-}
-
-static void *prepare_plan(const gemm_operands *op)
-{
-    gemm_plan *p = (gemm_plan *)aligned_alloc(128, sizeof(gemm_plan));
-    if (!p) {
-        fprintf(stderr, "step" STEP_ID ": out of host memory\n");
-        exit(EXIT_WRONG);
-    }
-    memset(p, 0, sizeof *p);
-    /* A[M][K]: boxes of 64 k x BM rows.  B[N][K]: 64 k x 256 rows.  Both
-     * SWIZZLE_128B: the layout wgmma_desc_k_major_sw128 describes. */
-    const tma_2d_desc da = tma_2d_bf16_row_major(op->a, (uint64_t)op->m, (uint64_t)op->k, BM, BK,
-                                                 TMA_SWIZZLE_128B);
-    const tma_2d_desc db = tma_2d_bf16_row_major(op->b, (uint64_t)op->n, (uint64_t)op->k, BN, BK,
-                                                 TMA_SWIZZLE_128B);
-    encode_or_exit(&p->a, &da, "A");
-    encode_or_exit(&p->b, &db, "B");
-    /* D: 64 x 64 store boxes in the same 128B swizzle the epilogue writes.
-     * A tensor map needs 16-byte row strides: N % 8 == 0.  Otherwise the
-     * epilogue stores from registers and map d stays unused (zeros). */
-    p->prm.use_tma_store = op->n % 8 == 0;
-    if (p->prm.use_tma_store) {
-        const tma_2d_desc dd = tma_2d_bf16_row_major(op->d, (uint64_t)op->m, (uint64_t)op->n,
-                                                     EPI_ROWS, EPI_COLS, TMA_SWIZZLE_128B);
-        encode_or_exit(&p->d, &dd, "D");
-    }
-    const int tiles_m = (op->m + BM - 1) / BM, tiles_n = (op->n + BN - 1) / BN;
-    const int along_n = tile_sched_pick_along_n(tiles_m, tiles_n, BM, BN, op->group, op->num_sms);
-    p->prm.sched = tile_sched_make(op->m, op->n, BM, BN, op->group, along_n);
-    /* One CTA per SM, or fewer when there are fewer tiles. */
-    p->grid = p->prm.sched.num_tiles < op->num_sms ? p->prm.sched.num_tiles : op->num_sms;
-    return p;
-}
-
-static void release_plan(void *plan)
-{
-    free(plan);
-}
-
-/* The whole dynamic shared memory: ring, epilogue buffers, barriers, alignment slack. */
-static size_t ring_bytes(int stages) { return (size_t)SMEM_BYTES(stages); }
-
-static void launch_gemm(const gemm_operands *op, cudaStream_t stream)
-{
-    /* Above 48 KiB of dynamic shared memory a kernel must opt in.  Done once,
-     * for the largest ring this device holds, so the timed loop does not pay
-     * for it; a ring the device cannot hold is refused here, by name. */
-    static int opted_in = 0;
-    if (!opted_in) {
-        const int fit = smem_stages_that_fit(op->smem_optin, SMEM_PER_STAGE, EPI_BYTES, SMEM_ALIGN, 8);
-        gemm_require_stages(op, STEP_ID, MIN_STAGES, fit, ring_bytes);
-        CUDA_CHECK(cudaFuncSetAttribute(persistent_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        SMEM_BYTES(fit)));
-        CUDA_CHECK(cudaFuncSetAttribute(persistent_kernel_traced,
-                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        SMEM_BYTES(fit)));
-        opted_in = 1;
-    }
-    const gemm_plan *p = (const gemm_plan *)op->plan;
-    const size_t smem = SMEM_BYTES(op->stages);
-    if (TRACE_ON(op->trace))
-        persistent_kernel_traced<<<p->grid, THREADS, smem, stream>>>(
-            p->a, p->b, p->d, op->d, op->m, op->n, op->k, op->stages, p->prm, op->trace,
-            op->plant_bug);
-    else
-        persistent_kernel<<<p->grid, THREADS, smem, stream>>>(
-            p->a, p->b, p->d, op->d, op->m, op->n, op->k, op->stages, p->prm, op->trace,
-            op->plant_bug);
-    CUDA_CHECK_LAUNCH();
-}
+/* ---- host: only what differs (the glue is common/gemm_launch.cuh) ------------
+ * The plan (three tensor maps, the tile walk, the grid) and the launch are
+ * common/gemm_launch.cuh's persistent ones; this step names its kernels,
+ * its tile and its shared memory. */
+static const gemm_launch_desc LAUNCH = {
+    .step = STEP_ID,
+    .kernel = (const void *)persistent_kernel,
+    .kernel_traced = (const void *)persistent_kernel_traced,
+    .threads = THREADS,
+    .smem = SMEM_CONFIG,
+    .min_stages = MIN_STAGES,
+    .cluster = 1,
+    .bm = BM, .bn = BN, .bk = BK,
+    .d_rows = EPI_ROWS, .d_cols = EPI_COLS,
+};
 
 int main(int argc, char **argv)
 {
-    static const gemm_step step = {
-        STEP_ID, "persistent",
-        "persistent warp-specialized GEMM: one CTA per SM walks tiles in grouped raster order, "
-        "setmaxnreg 40/232, TMA-store epilogue (" VARIANT ")",
-        VARIANT, MIN_STAGES, MAX_STAGES, DEFAULT_STAGES,
-        {9, 0, 1, "wgmma, setmaxnreg and TMA need an sm_90a (Hopper H100/H200) GPU"},
-        prepare_plan, release_plan, launch_gemm, 1 + CONSUMER_WGS, "warpgroup", 1};
+    char variant[48], summary[200];
+    snprintf(variant, sizeof variant, "%dx%dx%d_persistent", BM, BN, BK);
+    snprintf(summary, sizeof summary,
+             "persistent warp-specialized GEMM: one CTA per SM walks tiles in grouped raster "
+             "order, setmaxnreg %d/%d, TMA-store epilogue (%s)", PRODUCER_REGS, CONSUMER_REGS,
+             variant);
+    const gemm_step step = {
+        .step = STEP_ID,
+        .name = "persistent",
+        .summary = summary,
+        .variant = variant,
+        .min_stages = MIN_STAGES,
+        .max_stages = MAX_STAGES,
+        .default_stages = DEFAULT_STAGES,
+        .need = {9, 0, 1, "wgmma, setmaxnreg and TMA need an sm_90a (Hopper H100/H200) GPU"},
+        .prepare = gemm_persistent_prepare,
+        .release = gemm_plan_free,
+        .launch = gemm_persistent_launch,
+        .trace_units = 1 + CONSUMER_WGS,
+        .trace_unit_kind = "warpgroup",
+        .has_group = 1,
+        .launch_desc = &LAUNCH,
+    };
     return gemm_main(argc, argv, &step);
 }

@@ -55,7 +55,7 @@
 #include "pipeline_state.h"
 #include "epilogue.cuh"
 #include "regs.cuh"
-#include "str.h"
+#include "smem_layout.h"
 #include "tile_scheduler.h"
 #include "tma.h"
 #include "tma.cuh"
@@ -80,7 +80,7 @@
  * Measured (NOTES.md): 128 x 128 is the default; 128 x 192 is faster where
  * its tiles divide the grid of SMs well (8192^3) and slower where they do
  * not (4096^3: 704 tiles = 5.3 per SM, so some SMs run 6).
- *   make step07 BUILD=build/v NVCC_EXTRA="-DBN=192 -DPRODUCER_REGS=24 -DCONSUMER_REGS=240" */
+ *   make step07 BUILD=build/v NVCC_EXTRA="-DBN=192"   (the register split follows) */
 #ifndef WG_M_BLOCKS
 #define WG_M_BLOCKS 2
 #endif
@@ -109,22 +109,17 @@
 #endif
 
 /* ---- register split ----------------------------------------------------------
- * 384 threads at __launch_bounds__(384, 1): ptxas caps every thread at 168.
- * The producer needs ~30 (addresses, loop counters); give it the minimum
- * that leaves room for them and hand the rest to the consumers:
- * 128 x 40 + 256 x 232 = 64512 = 384 x 168 (regs.cuh).  A 128 x 128 tile
- * needs no more than 232; a 128 x 192 tile needs 24 / 240, the most
- * setmaxnreg allows the consumers (build with -DBN=192 -DPRODUCER_REGS=24
- * -DCONSUMER_REGS=240).  24 is too few for the DEBUG build's hang report,
- * which the producer may have to call. */
-#ifndef PRODUCER_REGS
-#define PRODUCER_REGS 40
-#endif
-#ifndef CONSUMER_REGS
-#define CONSUMER_REGS 232
-#endif
-static_assert(WG_THREADS * PRODUCER_REGS + CONSUMER_WGS * WG_THREADS * CONSUMER_REGS <=
-                  THREADS * 168, "the consumers may take only what the producer gave back");
+ * 384 threads at __launch_bounds__(384, 1): ptxas caps every thread at 168,
+ * 384 x 168 = 64512 registers.  The producer needs ~30 (addresses, loop
+ * counters); the consumers get what the tile's accumulators need and the
+ * producer keeps the rest (regs.cuh): up to 128 accumulators per thread
+ * (128 x 128, 64 x 256) the consumers take 232 and the producer keeps 40;
+ * more (128 x 192: 192) need 240, the most setmaxnreg allows, leaving the
+ * producer 24.  24 is too few for the DEBUG build's hang report, which the
+ * producer may have to call. */
+#define CONSUMER_REGS (WG_M_BLOCKS * ACC_REGS > 128 ? 240 : 232)
+#define PRODUCER_REGS ((THREADS * 168 - CONSUMER_WGS * WG_THREADS * CONSUMER_REGS) / WG_THREADS)
+static_assert(PRODUCER_REGS >= 24 && PRODUCER_REGS % 8 == 0, "setmaxnreg: a multiple of 8, >= 24");
 
 /* ---- the epilogue's own shared memory ---------------------------------------
  * A tile leaves as 64 x 64 sub-tiles: each consumer warpgroup converts 64
@@ -145,103 +140,361 @@ static_assert(WG_THREADS * PRODUCER_REGS + CONSUMER_WGS * WG_THREADS * CONSUMER_
 #define EPI_REGS (ACC_REGS / EPI_CHUNKS)        /* 32 accumulators per sub-tile */
 static_assert(BN % EPI_COLS == 0, "BN must be a multiple of the 64-column store sub-tile");
 
-/* Named barriers (named_barrier.cuh).  Id 0 is __syncthreads'.  The pairs
- * count 256 threads: the waiting warpgroup's 128 (bar.sync) and its
- * partner's 128 (bar.arrive). */
+/* Named barriers (named_barrier.cuh).  Id 0 is __syncthreads'.  Each
+ * kind has one id per consumer warpgroup c = 0, 1 (warpgroups 1, 2): the
+ * id is the base plus c.  The turn pairs count 256 threads: the waiting
+ * warpgroup's 128 (bar.sync) and its partner's 128 (bar.arrive). */
 enum {
-    BAR_MMA_WG1 = 1,    /* WG 1 may issue its mainloop (WG 2 arrives) */
-    BAR_MMA_WG2 = 2,    /* WG 2 may issue its mainloop (WG 1 arrives) */
-    BAR_EPI_WG1 = 3,    /* WG 1 may use the epilogue buffers */
-    BAR_EPI_WG2 = 4,    /* WG 2 may use the epilogue buffers */
-    BAR_STORE_WG1 = 5,  /* inside WG 1's epilogue, 128 threads */
-    BAR_STORE_WG2 = 6   /* inside WG 2's epilogue, 128 threads */
+    BAR_MMA = 1,     /* 1 + c: consumer c may issue its mainloop (the partner arrives) */
+    BAR_EPI = 3,     /* 3 + c: consumer c may use the epilogue buffers */
+    BAR_STORE = 5    /* 5 + c: inside consumer c's epilogue, its 128 threads */
 };
 #define PINGPONG_THREADS (2 * WG_THREADS)
 
-/* ---- stages from the shared-memory budget ------------------------------------
+/* Turn-taking: wait until the partner hands consumer c the turn of kind
+ * `bar` (BAR_MMA or BAR_EPI) ... */
+static __device__ __forceinline__ void pingpong_wait_turn(int bar, int c, const char *name)
+{
+    named_bar_sync(bar + c, PINGPONG_THREADS, name);
+}
+
+/* ... and hand it to the partner (c ^ 1) without waiting. */
+static __device__ __forceinline__ void pingpong_pass_turn(int bar, int c)
+{
+    named_bar_arrive(bar + (c ^ 1), PINGPONG_THREADS);
+}
+
+/* ---- shared memory (common/smem_layout.h: the one layout) -------------------
  * A stage is 32-40 KiB of boxes plus its full and empty mbarriers (8 bytes
- * each); up to SMEM_ALIGN bytes of slack round the base up to 1024.  The
- * --stages range is sized at compile time for the shared memory one CTA may
- * opt in to on an H100 or H200, 227 KiB (the device attribute
+ * each); SMEM_LAYOUT_ALIGN bytes of slack round the base up to 1024, the
+ * swizzle atom every box must start on (smem_layout.h says why).  The
+ * --stages range is sized for the shared memory one CTA may opt in to on an
+ * H100 or H200, 227 KiB (the device attribute
  * cudaDevAttrMaxSharedMemoryPerBlockOptin on both; CUDA C++ Programming
  * Guide, compute capability 9.0: 228 KiB per SM, 227 KiB per block).  The
  * launcher checks the requested ring against the attribute of the device it
  * runs on (gemm_operands.smem_optin) and refuses what does not fit.  The
- * epilogue buffers come off the top: the ring gets what they leave. */
-#define SMEM_FIXED (SMEM_ALIGN + EPI_BYTES)
-#define SMEM_PER_STAGE (STAGE_BYTES + 2 * 8)
-#define SMEM_BYTES(S) (SMEM_FIXED + (S) * SMEM_PER_STAGE)
-#define H100_SMEM_OPTIN (227 * 1024)            /* compile-time default; checked at run time */
+ * epilogue buffers come off the top: the ring gets what they leave.
+ * The D buffers are the epilogue's alone: the A/B ring is being refilled with
+ * the next tile's k-tiles while the epilogue runs, so it cannot double as
+ * the output staging area the way it could in a one-tile-per-CTA kernel. */
+#define SMEM_CONFIG {A_STAGE_BYTES, B_STAGE_BYTES, EPI_BYTES}   /* D: 2 x 8 KiB, shared in turns */
+#define H100_SMEM_OPTIN (227 * 1024)
 /* 2: the release runs one k-tile late (wgmma_wait_group(1) below), so one slot
  * is always held by the wgmmas in flight and the producer needs another. */
 #define MIN_STAGES 2
 /* At most 8, step 03's ceiling; with 32 KiB stages and 16 KiB of epilogue
  * buffers the budget decides: 6 (5 with the 40 KiB stages of 128 x 192). */
-#define MAX_STAGES smem_stages_that_fit(H100_SMEM_OPTIN, SMEM_PER_STAGE, EPI_BYTES, SMEM_ALIGN, 8)
+#define MAX_STAGES gemm_stages_that_fit(&LAUNCH, H100_SMEM_OPTIN, SMEM_LAYOUT_MAX_STAGES)
 #define DEFAULT_STAGES MAX_STAGES
 #define STEP_ID "07"                           /* the step's number, in messages too */
-#if WG_M_BLOCKS == 1
-#define BM_TEXT "64"                            /* STR(BM) would spell "(64 * 1)" */
-#else
-#define BM_TEXT "128"
-#endif
-#define VARIANT BM_TEXT "x" STR(BN) "x64_pingpong"
 
 static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0,
               "every A and B box must start on a 1024-byte swizzle atom");
+static_assert(SMEM_ALIGN == SMEM_LAYOUT_ALIGN, "the layout rounds the base to the swizzle atom");
 static_assert(BK * 2 == WGMMA_SW128_ROW_BYTES, "a k-tile row must be one 128-byte swizzle row");
 static_assert(EPI_SUB_BYTES % SMEM_ALIGN == 0, "every D buffer must start on a swizzle atom");
 static_assert(EPI_COLS * 2 == WGMMA_SW128_ROW_BYTES, "an epilogue row must be one swizzle row");
 static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
 
-/* What the kernel needs to know about the tile walk. */
-typedef struct {
-    tile_sched sched;
-    int use_tma_store;     /* 1: N % 8 == 0 (16-byte D rows), 0: masked global stores */
-} gemm_params;
+/* ---- producer: one thread loads every k-tile of every tile -------------------
+ * The other 127 threads of warpgroup 0 have nothing to do and have left
+ * (gemm_cta).  write_state walks the ring: acquire a free slot, announce the
+ * bytes, issue the two TMA boxes.  The thread walks this CTA's tiles and
+ * their k-tiles as ONE sequence: the ring does not know where a tile ends. */
+static __device__ __forceinline__ void producer_load_tile(const CUtensorMap *map_a,
+                                                          const CUtensorMap *map_b,
+                                                          const smem_ring *sm,
+                                                          pipeline_state *write_state, int k_tiles,
+                                                          int m0, int n0, int *loads,
+                                                          trace_clock *clk, int plant_bug)
+{
+    (void)plant_bug;
+    for (int kt = 0; kt < k_tiles; ++kt, ++*loads) {
+        /* acquire: the slot's previous contents were fully read (WAR). */
+        producer_acquire(sm->empty, write_state->index, write_state->phase);
+        CLOCK_SPAN(clk, 1, TP_PRODUCER_ACQUIRE, *loads);
+        /* "commit" in TMA form: one arrival plus the bytes to expect.
+         * The count is the FULL box of A plus the full box of B, even
+         * when the box hangs over the matrix edge (M, N or K not a
+         * multiple of the tile): TMA writes zeros for the outside
+         * elements and counts them like the others.  Counting only
+         * in-bounds bytes would leave the tx-count above 0 forever.
+         * Announcing before issuing is CUTLASS's order; the reverse is
+         * also legal (tx-count may go negative within a phase). */
+        uint64_t *bar = &sm->full[write_state->index];
+#ifdef COURSE_DEBUG
+        if (!(PLANTED(plant_bug, BUG_SKIP_COMMIT) && *loads == 1))
+#endif
+            mbar_arrive_expect_tx(bar, STAGE_BYTES);
+        /* Coordinates innermost first: {k, row}. */
+        tma_load_2d(sm->a + write_state->index * A_STAGE_BYTES, map_a, kt * BK, m0, smem_u32(bar));
+        tma_load_2d(sm->b + write_state->index * B_STAGE_BYTES, map_b, kt * BK, n0, smem_u32(bar));
+        CLOCK_SPAN(clk, 1, TP_PRODUCER_LOAD, *loads);
+        pipeline_advance(write_state);
+    }
+}
 
-/* ---- the CTA ---------------------------------------------------------------
- * Shared memory, from a 1024-aligned base:
- *   A boxes   stages x BM x 128 B
- *   B boxes   stages x BN x 128 B
- *   D buffers 2 x 8 KiB, shared by the two warpgroups in turns
- *   full[s], empty[s]            8 bytes each
- * Why 1024: TMA's 128B swizzle XORs a row's 16-byte chunk index with address
- * bits 7..9 (the row within an 8-row, 1024-byte atom), and the wgmma
- * descriptor below says "base offset 0", i.e. "my tile starts an atom".  A
- * box that started elsewhere would be swizzled with a different phase than
- * the one wgmma assumes: no error, just wrong products.
- * The D buffers are the epilogue's alone: the A/B ring is being refilled with
- * the next tile's k-tiles while the epilogue runs, so it cannot double as
- * the output staging area the way it could in a one-tile-per-CTA kernel.
- *
- * `traced` is a constant in each of the two kernels below, so the one every
- * timed launch runs has no trace code in it at all (no timer reads, no
- * calls, no branches in the k loop). */
+static __device__ __forceinline__ void producer_load_tiles(const CUtensorMap *map_a,
+                                                           const CUtensorMap *map_b,
+                                                           const smem_ring *sm, int stages,
+                                                           int k_tiles, const tile_sched *sched,
+                                                           trace_clock *clk, int plant_bug)
+{
+    (void)plant_bug;
+    tma_prefetch_map(map_a);
+    tma_prefetch_map(map_b);
+    pipeline_state write_state = pipeline_producer_start((uint32_t)stages);
+#ifdef COURSE_DEBUG
+    if (PLANTED(plant_bug, BUG_PRODUCER_PHASE0)) write_state.phase = 0;   /* the classic: first acquire never passes */
+#endif
+    int loads = 0;   /* k-tiles issued by this CTA, for the planted bug and the trace */
+    for (tile_walk tw = tile_walk_start((int)blockIdx.x, (int)gridDim.x);
+         tile_walk_valid(sched, &tw); tile_walk_advance(&tw, 1)) {
+        int tm, tn;
+        tile_sched_coords(sched, tw.idx, &tm, &tn);
+        producer_load_tile(map_a, map_b, sm, &write_state, k_tiles, tm * BM, tn * BN, &loads, clk,
+                           plant_bug);
+    }
+    /* No producer tail needed: without clusters no other CTA arrives on
+     * our barriers, and the consumers keep the CTA alive until every
+     * byte issued above has landed (they wait for it). */
+}
+
+/* ---- consumer mainloop: one tile's k-tiles through the ring -----------------
+ * The warpgroup computes its whole tile: WG_M_BLOCKS m64 blocks of A (one
+ * wgmma chain each) against all BN columns of B.  read_state is the slot
+ * to wait for, release_state the slot to hand back (one behind).  *reads
+ * counts the k-tiles this warpgroup consumed (trace, planted bug).  With
+ * its last wgmma issued it passes the tensor cores to the partner (when
+ * hand_over: the partner has a tile after this one). */
+static __device__ __forceinline__ void consumer_mainloop(float (*acc)[ACC_REGS], const smem_ring *sm,
+                                                         int c, int k_tiles,
+                                                         pipeline_state *read_state,
+                                                         pipeline_state *release_state,
+                                                         int *reads, int leader, int hand_over,
+                                                         trace_clock *clk, int plant_bug)
+{
+    (void)plant_bug;
+    for (int kt = 0; kt < k_tiles; ++kt, ++*reads) {
+        /* wait: the TMA bytes of k-tile kt have landed.  Every consumer
+         * thread waits (acquire): the data is then visible to the wgmmas
+         * this warpgroup issues, with no proxy fence (TMA writes and wgmma
+         * reads are both async-proxy, and complete_tx releases them). */
+        consumer_wait(sm->full, read_state->index, read_state->phase);
+        CLOCK_SPAN(clk, leader, TP_CONSUMER_WAIT, *reads);
+
+        /* Descriptors of B's BN rows in the slot and, in the loop below, of
+         * each m64 block of A; each k16 step moves 32 bytes along the rows. */
+        const uint64_t db = wgmma_desc_k_major_sw128(sm->b + read_state->index * B_STAGE_BYTES);
+        wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
+        wgmma_fence();   /* accumulator writes (zeroing, the last epilogue) come first */
+        /* scale-d = 0 on a tile's first k16 step: D = A.B overwrites
+         * whatever the registers held (the previous tile's results), so
+         * no zeroing pass is needed. */
+#pragma unroll
+        for (int kk = 0; kk < KSTEPS; ++kk)
+#pragma unroll
+            for (int mb = 0; mb < WG_M_BLOCKS; ++mb) {
+                const uint64_t da = wgmma_desc_k_major_sw128(
+                    sm->a + read_state->index * A_STAGE_BYTES + mb * 64 * WGMMA_SW128_ROW_BYTES);
+                wgmma_tile_k16(acc[mb], wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
+                               wgmma_desc_advance(db, kk * WGMMA_K16_BYTES), kt > 0 || kk > 0);
+            }
+        wgmma_commit_group();
+        CLOCK_SPAN(clk, leader, TP_CONSUMER_COMPUTE, *reads);
+
+        /* release, one k-tile late.  After issuing k-tile kt's group, wait
+         * until at most 1 group is pending: k-tile kt-1's wgmmas are then
+         * complete, so nothing reads slot (kt-1) any more and it can go back
+         * to the producer, while k-tile kt's wgmmas keep the tensor cores
+         * busy during the wait for k-tile kt+1.  Releasing slot kt here
+         * instead would be a WAR race: its wgmmas may still be reading when
+         * TMA overwrites it.  (The alternative, wait_group(0) then release
+         * slot kt, is also correct but drains the tensor-core queue every
+         * k-tile: README exercise.)  This is why a ring needs >= 2 slots.
+         * At a tile's first k-tile the slot to release is the previous
+         * tile's last, which the drain below already handed back: nothing
+         * to release then. */
+        wgmma_wait_group(1);
+        wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
+        if (kt > 0) {
+#ifdef COURSE_DEBUG
+            if (!(PLANTED(plant_bug, BUG_SKIP_RELEASE) && *reads == 1))
+#endif
+                if (leader) consumer_release(sm->empty, release_state->index);
+            pipeline_advance(release_state);
+        }
+        CLOCK_SPAN(clk, leader, TP_CONSUMER_RELEASE, *reads);
+        pipeline_advance(read_state);
+    }
+    /* Every wgmma of this tile is issued: hand the tensor cores over
+     * now, before waiting for them to finish, so the partner's first
+     * wgmmas queue right behind my last ones. */
+    if (hand_over) pingpong_pass_turn(BAR_MMA, c);
+    /* Drain: the last k-tile's wgmmas must finish before the accumulators
+     * are read (reading them earlier is undefined), then hand its slot back
+     * at once: the ring stays balanced, and a producer with more tiles to
+     * load (step 06 on) refills the slot during the epilogue. */
+    wgmma_wait_group(0);
+    wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
+    if (leader) consumer_release(sm->empty, release_state->index);
+}
+
+/* ---- epilogue: accumulators -> bf16 -> swizzled smem -> TMA store -----------
+ * Sub-tile j of m64 block mb = columns 64j .. 64j+63 = accumulators
+ * 32j .. 32j+31 of acc[mb] (wgmma_acc_col: register i is in column
+ * 8(i/4) + ...).  The two D buffers are shared with the partner, in turns
+ * (consumer_tiles takes the turn around this call). */
+static __device__ __forceinline__ void epilogue_store(const CUtensorMap *map_d,
+                                                      __nv_bfloat16 *__restrict__ D, int M, int N,
+                                                      float (*acc)[ACC_REGS], const smem_ring *sm,
+                                                      int c, int m0, int n0, int tid, int leader,
+                                                      int use_tma_store)
+{
+    if (use_tma_store) {
+        int stores = 0;   /* sub-tiles stored in this turn: picks the D buffer */
+#pragma unroll
+        for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
+#pragma unroll
+            for (int j = 0; j < EPI_CHUNKS; ++j, ++stores) {
+                const int b = stores % EPI_BUFS;
+                /* WAR on the buffer: the store issued from it two sub-tiles
+                 * ago must have finished READING it.  Only the thread that
+                 * committed a bulk group can wait for it, so the leader
+                 * waits and a barrier tells the other 127 threads. */
+                if (leader) tma_store_wait_read(EPI_BUFS - 1);
+                named_bar_sync(BAR_STORE + c, WG_THREADS, "epilogue");
+                unsigned char *buf = sm->d_ptr + b * EPI_SUB_BYTES;
+#pragma unroll
+                for (int i = 0; i < EPI_REGS; i += 2) {
+                    const int r = EPI_REGS * j + i;
+                    const __nv_bfloat162 v = __floats2bfloat162_rn(acc[mb][r], acc[mb][r + 1]);
+                    *(__nv_bfloat162 *)(buf + sw128_acc_pair_offset(tid, i)) = v;
+                }
+                /* RAW across proxies: these st.shared are generic-proxy
+                 * writes and the TMA store reads through the async proxy.
+                 * Each writing thread fences its own writes, then the
+                 * barrier gathers them before the one thread stores. */
+                fence_proxy_async_smem();
+                named_bar_sync(BAR_STORE + c, WG_THREADS, "epilogue");
+                if (leader) {
+                    tma_store_2d(map_d, n0 + EPI_COLS * j, m0 + 64 * mb, sm->d + b * EPI_SUB_BYTES);
+                    tma_store_commit_group();
+                }
+            }
+        /* Hand the buffers over only once my stores have read them:
+         * the partner's first st.shared would otherwise race the TMA
+         * unit.  Only the committing thread can wait. */
+        if (leader) tma_store_wait_read(0);
+    } else {
+        /* N % 8 != 0: D's rows are not 16-byte aligned, which a tensor map
+         * requires; write straight from the registers, masked. */
+#pragma unroll
+        for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
+#pragma unroll
+            for (int i = 0; i < ACC_REGS; i += 2)
+                gemm_store_pair(D, M, N, m0 + 64 * mb + wgmma_acc_row(tid, i),
+                                n0 + wgmma_acc_col(tid, i), acc[mb][i], acc[mb][i + 1]);
+    }
+}
+
+/* ---- consumer role: every other tile of the walk, in turns with the partner --
+ * Consumer c (warpgroup c + 1) takes tiles c, c+2, c+4 ... of this CTA's
+ * walk.  The producer loads every tile in order, so c's pipeline states
+ * start c tiles (c * k_tiles k-tiles) into the ring and skip the partner's
+ * k_tiles after every tile. */
+static __device__ __forceinline__ void consumer_tiles(const CUtensorMap *map_d,
+                                                      __nv_bfloat16 *__restrict__ D, int M, int N,
+                                                      const smem_ring *sm, int stages,
+                                                      int k_tiles, const tile_sched *sched,
+                                                      int use_tma_store, int c, trace_clock *clk,
+                                                      int plant_bug)
+{
+    (void)plant_bug;
+    const int tid = (int)threadIdx.x % WG_THREADS;   /* thread in the warpgroup */
+    /* The one thread that releases slots and writes trace records.  tid == 0
+     * rather than elect_one_sync(): the whole warpgroup reaches every use
+     * together (the loop bounds are uniform), so any fixed thread serves, and
+     * a constant test costs no instruction.  (elect.sync over a converged
+     * warp also picks one fixed lane, lane 0 in practice; the PTX ISA
+     * promises only that the choice is deterministic.)  The producer uses
+     * elect_one_sync because its other lanes leave right after.  The same
+     * thread issues the epilogue's TMA stores. */
+    const int leader = tid == 0;
+    if (leader && use_tma_store) tma_prefetch_map(map_d);
+
+    /* Kick-off: consumer 0 goes first.  Consumer 1 opens consumer 0's two
+     * turns once, as if it had just finished a tile before consumer 0's
+     * first.  (The partner kicks, not consumer 0 itself: a warp must not
+     * arrive on a barrier and then use the same id again before it
+     * completed.) */
+    if (c == 1) {
+#ifdef COURSE_DEBUG
+        if (!PLANTED(plant_bug, BUG_SKIP_NAMED_ARRIVE))
+#endif
+            pingpong_pass_turn(BAR_MMA, c);
+        pingpong_pass_turn(BAR_EPI, c);
+    }
+
+    float acc[WG_M_BLOCKS][ACC_REGS];
+    pipeline_state read_state = pipeline_consumer_start((uint32_t)stages);
+    pipeline_advance_by(&read_state, (uint32_t)(c * k_tiles));   /* consumer 1 skips 0's first tile */
+    pipeline_state release_state = read_state;
+    int reads = 0;      /* k-tiles consumed by this warpgroup (trace, planted bug) */
+    tile_walk tw = tile_walk_start((int)blockIdx.x, (int)gridDim.x);
+    tile_walk_advance(&tw, c);
+    for (; tile_walk_valid(sched, &tw); tile_walk_advance(&tw, CONSUMER_WGS)) {
+        int tm, tn;
+        tile_sched_coords(sched, tw.idx, &tm, &tn);
+        /* Does the partner have a tile after this one?  If not, it has left
+         * (or will): passing it a turn would leave an arrive nobody
+         * matches, so skip it. */
+        tile_walk next = tw;
+        tile_walk_advance(&next, 1);
+        const int partner_next = tile_walk_valid(sched, &next);
+
+        /* My turn on the tensor cores: the partner has issued its last
+         * wgmma of the previous tile (or this is consumer 0's first tile). */
+        pingpong_wait_turn(BAR_MMA, c, "pingpong mma");
+        consumer_mainloop(acc, sm, c, k_tiles, &read_state, &release_state, &reads, leader,
+                          partner_next, clk, plant_bug);
+        /* Skip the partner's tile: its k_tiles k-tiles are the next in the ring. */
+        pipeline_advance_by(&read_state, (uint32_t)k_tiles);
+        release_state = read_state;
+
+        /* The epilogue runs under the partner's mainloop, in its own turn. */
+        pingpong_wait_turn(BAR_EPI, c, "pingpong epilogue");
+        CLOCK_SPAN(clk, leader, TP_CONSUMER_WAIT, reads);
+        epilogue_store(map_d, D, M, N, acc, sm, c, tm * BM, tn * BN, tid, leader, use_tma_store);
+        if (partner_next) pingpong_pass_turn(BAR_EPI, c);
+        CLOCK_SPAN(clk, leader, TP_EPILOGUE, tw.idx);
+    }
+    /* The last stores must have read shared memory before the CTA exits and
+     * its shared memory goes to another CTA (and written D before the kernel
+     * counts as done). */
+    if (leader && use_tma_store) tma_store_wait_all();
+}
+
+/* ---- the CTA: roles, register split, barriers ---------------------------------
+ * Warpgroup 0 produces, warpgroups 1..CONSUMER_WGS consume.  `traced` is a
+ * constant in each of the two kernels below, so the one every timed launch
+ * runs has no trace code in it at all (no timer reads, no calls, no branches
+ * in the k loop). */
 static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const CUtensorMap *map_b,
                                                 const CUtensorMap *map_d,
                                                 __nv_bfloat16 *__restrict__ D, int M, int N,
-                                                int K, int stages, gemm_params prm,
+                                                int K, int stages, gemm_params params,
                                                 trace_ctx tr, int plant_bug, const int traced)
 {
-    extern __shared__ unsigned char smem_raw[];
-    /* Align the shared-window address (the one TMA and wgmma see). */
-    const uint32_t raw = smem_u32(smem_raw);
-    unsigned char *smem = smem_raw + ((SMEM_ALIGN - (raw & (SMEM_ALIGN - 1))) & (SMEM_ALIGN - 1));
-    const uint32_t sA = smem_u32(smem);
-    const uint32_t sB = sA + (uint32_t)stages * A_STAGE_BYTES;
-    const uint32_t sD = sA + (uint32_t)stages * STAGE_BYTES;
-    unsigned char *sD_ptr = smem + (size_t)stages * STAGE_BYTES;
-    uint64_t *full = (uint64_t *)(sD_ptr + EPI_BYTES);
-    uint64_t *empty = full + stages;
-
+    const smem_config layout = SMEM_CONFIG;
+    const smem_ring sm = smem_ring_carve(layout, stages);
     /* Role tests must be uniform per warp (and per warpgroup for wgmma and
      * setmaxnreg): read the warpgroup index through a shuffle so the
      * compiler knows. */
     const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x / WG_THREADS, 0);
-    const tile_sched sched = prm.sched;
-    const int KT = (K + BK - 1) / BK;   /* k-tiles; the last may be partial (zero-filled) */
-    (void)plant_bug;
+    const tile_sched sched = params.sched;
+    const int k_tiles = (K + BK - 1) / BK;   /* the last may be partial (zero-filled) */
 
     /* Barrier counts:
      *   full[s]  = 1: one arrival per phase, the producer's arrive.expect_tx.
@@ -259,253 +512,30 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
      *     its cluster-less path lets every consumer thread arrive.) */
     if (threadIdx.x == 0) {
         for (int s = 0; s < stages; ++s) {
-            mbar_init(&full[s], 1);
-            mbar_init(&empty[s], 1);
+            mbar_init(&sm.full[s], 1);
+            mbar_init(&sm.empty[s], 1);
         }
         named_bar_init();
         mbar_fence_init();
     }
     __syncthreads();   /* nobody waits on, arrives at or TMA-signals an uninitialized barrier */
 
-    /* Timeline: one writer per warpgroup; spans follow each other, each
-     * ending where the next begins. */
-    uint64_t t = traced ? trace_now() : 0;
-#define SPAN(writer, phase, index)                                 \
-    do {                                                           \
-        if (traced) TRACE_SPAN(tr, (writer), wg, phase, index, t); \
-    } while (0)
+    /* Timeline: one writer per warpgroup. */
+    trace_clock clk = trace_clock_start(tr, wg, traced);
 
     if (wg == 0) {
-        /* ---- producer ------------------------------------------------------
-         * One thread issues everything; the other 127 have nothing to do and
-         * leave.  elect_one_sync needs the whole warp, so warp 0 calls it
-         * before any lane is excluded.  Before that all four warps give
-         * their registers back (setmaxnreg is per warpgroup).  The thread
-         * walks this CTA's tiles and their k-tiles as ONE sequence: the ring
-         * does not know where a tile ends. */
+        /* Give the registers back first (setmaxnreg is per warpgroup), then
+         * one thread issues everything; the other 127 leave.  elect_one_sync
+         * needs the whole warp, so warp 0 calls it before any lane is
+         * excluded. */
         REGS_DEC(PRODUCER_REGS);
-        if (threadIdx.x / 32 == 0 && elect_one_sync()) {
-            tma_prefetch_map(map_a);
-            tma_prefetch_map(map_b);
-            pipeline_state w = pipeline_producer_start((uint32_t)stages);
-#ifdef COURSE_DEBUG
-            if (PLANTED(plant_bug, BUG_PRODUCER_PHASE0)) w.phase = 0;   /* the classic: first acquire never passes */
-#endif
-            int loads = 0;   /* k-tiles issued by this CTA, for the planted bug and the trace */
-            for (tile_walk tw = tile_walk_start((int)blockIdx.x, (int)gridDim.x);
-                 tile_walk_valid(&sched, &tw); tile_walk_advance(&tw, 1)) {
-                int tm, tn;
-                tile_sched_coords(&sched, tw.idx, &tm, &tn);
-                const int m0 = tm * BM, n0 = tn * BN;
-                for (int kt = 0; kt < KT; ++kt, ++loads) {
-                    /* acquire: the slot's previous contents were fully read (WAR). */
-                    producer_acquire(empty, w.index, w.phase);
-                    SPAN(1, TP_PRODUCER_ACQUIRE, loads);
-                    /* "commit" in TMA form: one arrival plus the bytes to expect.
-                     * The count is the FULL box of A plus the full box of B, even
-                     * when the box hangs over the matrix edge (M, N or K not a
-                     * multiple of the tile): TMA writes zeros for the outside
-                     * elements and counts them like the others.  Counting only
-                     * in-bounds bytes would leave the tx-count above 0 forever.
-                     * Announcing before issuing is CUTLASS's order; the reverse is
-                     * also legal (tx-count may go negative within a phase). */
-                    uint64_t *bar = &full[w.index];
-#ifdef COURSE_DEBUG
-                    if (!(PLANTED(plant_bug, BUG_SKIP_COMMIT) && loads == 1))
-#endif
-                        mbar_arrive_expect_tx(bar, STAGE_BYTES);
-                    /* Coordinates innermost first: {k, row}. */
-                    tma_load_2d(sA + w.index * A_STAGE_BYTES, map_a, kt * BK, m0, smem_u32(bar));
-                    tma_load_2d(sB + w.index * B_STAGE_BYTES, map_b, kt * BK, n0, smem_u32(bar));
-                    SPAN(1, TP_PRODUCER_LOAD, loads);
-                    pipeline_advance(&w);
-                }
-            }
-        }
-        /* No producer tail needed: without clusters no other CTA arrives on
-         * our barriers, and the consumers keep the CTA alive until every
-         * byte issued above has landed (they wait for it). */
+        if (threadIdx.x / 32 == 0 && elect_one_sync())
+            producer_load_tiles(map_a, map_b, &sm, stages, k_tiles, &sched, &clk, plant_bug);
         return;
     }
-
-    /* ---- consumers -----------------------------------------------------------
-     * Warpgroup c (0 or 1) takes tiles c, c+2, c+4 ... of this CTA's walk.
-     * Its pipeline states start c tiles (c * KT k-tiles) into the ring. */
     REGS_INC(CONSUMER_REGS);
-    const int c = wg - 1;
-    const int tid = (int)threadIdx.x % WG_THREADS;   /* thread in the warpgroup */
-    /* The one thread that releases slots and writes trace records.  tid == 0
-     * rather than elect_one_sync(): the whole warpgroup reaches every use
-     * together (the loop bounds are uniform), so any fixed thread serves, and
-     * a constant test costs no instruction.  (elect.sync over a converged
-     * warp also picks one fixed lane, lane 0 in practice; the PTX ISA
-     * promises only that the choice is deterministic.)  The producer uses
-     * elect_one_sync because its other lanes leave right after.  The same
-     * thread issues the epilogue's TMA stores. */
-    const int writer = tid == 0;
-    const int bar_mma = BAR_MMA_WG1 + c, bar_mma_partner = BAR_MMA_WG1 + (c ^ 1);
-    const int bar_epi = BAR_EPI_WG1 + c, bar_epi_partner = BAR_EPI_WG1 + (c ^ 1);
-    const int bar_store = BAR_STORE_WG1 + c;
-    if (writer && prm.use_tma_store) tma_prefetch_map(map_d);
-
-    /* Kick-off: WG 1 goes first.  WG 2 opens WG 1's two barriers once, as
-     * if it had just finished a tile before WG 1's first.  (The partner
-     * kicks, not WG 1 itself: a warp must not arrive on a barrier and then
-     * use the same id again before it completed.) */
-    if (c == 1) {
-#ifdef COURSE_DEBUG
-        if (!PLANTED(plant_bug, BUG_SKIP_NAMED_ARRIVE))
-#endif
-            named_bar_arrive(BAR_MMA_WG1, PINGPONG_THREADS);
-        named_bar_arrive(BAR_EPI_WG1, PINGPONG_THREADS);
-    }
-
-    float acc[WG_M_BLOCKS][ACC_REGS];
-    pipeline_state rd = pipeline_consumer_start((uint32_t)stages);   /* slot to read */
-    pipeline_advance_by(&rd, (uint32_t)(c * KT));   /* WG 2 skips WG 1's first tile */
-    pipeline_state rel = rd;                                         /* slot to release */
-    int reads = 0;      /* k-tiles consumed by this warpgroup (trace, planted bug) */
-    tile_walk tw = tile_walk_start((int)blockIdx.x, (int)gridDim.x);
-    tile_walk_advance(&tw, c);
-    for (; tile_walk_valid(&sched, &tw); tile_walk_advance(&tw, CONSUMER_WGS)) {
-        int tm, tn;
-        tile_sched_coords(&sched, tw.idx, &tm, &tn);
-        const int m0 = tm * BM, n0 = tn * BN;
-
-        /* Does the partner have a tile after this one?  If not, it has left
-         * (or will): arriving on its barrier would leave an arrive nobody
-         * matches, so skip it. */
-        tile_walk next = tw;
-        tile_walk_advance(&next, 1);
-        const int partner_next = tile_walk_valid(&sched, &next);
-
-        /* My turn on the tensor cores: the partner has issued its last
-         * wgmma of the previous tile (or this is WG 1's first tile). */
-        named_bar_sync(bar_mma, PINGPONG_THREADS, "pingpong mma");
-        for (int kt = 0; kt < KT; ++kt, ++reads) {
-            /* wait: the TMA bytes of k-tile kt have landed.  Every consumer
-             * thread waits (acquire): the data is then visible to the wgmmas
-             * this warpgroup issues, with no proxy fence (TMA writes and wgmma
-             * reads are both async-proxy, and complete_tx releases them). */
-            consumer_wait(full, rd.index, rd.phase);
-            SPAN(writer, TP_CONSUMER_WAIT, reads);
-
-            /* Descriptors of B's BN rows in the slot and, in the loop below, of
-             * each m64 block of A; each k16 step moves 32 bytes along the rows. */
-            const uint64_t db = wgmma_desc_k_major_sw128(sB + rd.index * B_STAGE_BYTES);
-            wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
-            wgmma_fence();   /* the previous tile's epilogue read acc before these wgmmas */
-            /* scale-d = 0 on a tile's first k16 step: D = A.B overwrites
-             * whatever the registers held (the previous tile's results), so
-             * no zeroing pass is needed. */
-#pragma unroll
-            for (int kk = 0; kk < KSTEPS; ++kk)
-#pragma unroll
-                for (int mb = 0; mb < WG_M_BLOCKS; ++mb) {
-                    const uint64_t da = wgmma_desc_k_major_sw128(
-                        sA + rd.index * A_STAGE_BYTES + mb * 64 * WGMMA_SW128_ROW_BYTES);
-                    wgmma_tile_k16(acc[mb], wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
-                                   wgmma_desc_advance(db, kk * WGMMA_K16_BYTES), kt > 0 || kk > 0);
-                }
-            wgmma_commit_group();
-            SPAN(writer, TP_CONSUMER_COMPUTE, reads);
-
-            /* release, one k-tile late.  After issuing k-tile kt's group, wait
-             * until at most 1 group is pending: k-tile kt-1's wgmmas are then
-             * complete, so nothing reads slot (kt-1) any more and it can go back
-             * to the producer, while k-tile kt's wgmmas keep the tensor cores
-             * busy during the wait for k-tile kt+1.  Releasing slot kt here
-             * instead would be a WAR race: its wgmmas may still be reading when
-             * TMA overwrites it.  (The alternative, wait_group(0) then release
-             * slot kt, is also correct but drains the tensor-core queue every
-             * k-tile: README exercise.)  This is why a ring needs >= 2 slots.
-             * At a tile's first k-tile the slot to release is the previous
-             * tile's last, which the drain below already handed back: nothing
-             * to release then. */
-            wgmma_wait_group(1);
-            wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
-            if (kt > 0) {
-#ifdef COURSE_DEBUG
-                if (!(PLANTED(plant_bug, BUG_SKIP_RELEASE) && reads == 1))
-#endif
-                    if (writer) consumer_release(empty, rel.index);
-                pipeline_advance(&rel);
-            }
-            SPAN(writer, TP_CONSUMER_RELEASE, reads);
-            pipeline_advance(&rd);
-        }
-        /* Every wgmma of this tile is issued: hand the tensor cores over
-         * now, before waiting for them to finish, so the partner's first
-         * wgmmas queue right behind my last ones. */
-        if (partner_next) named_bar_arrive(bar_mma_partner, PINGPONG_THREADS);
-        /* Drain: the last k-tile's wgmmas must finish before the accumulators
-         * are read (reading them earlier is undefined), then hand its slot back
-         * at once, so the producer can refill it during the epilogue. */
-        wgmma_wait_group(0);
-        wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
-        if (writer) consumer_release(empty, rel.index);
-        /* Skip the partner's tile: its KT k-tiles are the next in the ring. */
-        pipeline_advance_by(&rd, (uint32_t)KT);
-        rel = rd;
-
-        /* ---- epilogue: under the partner's mainloop ---------------------- */
-        named_bar_sync(bar_epi, PINGPONG_THREADS, "pingpong epilogue");
-        SPAN(writer, TP_CONSUMER_WAIT, reads);
-        if (prm.use_tma_store) {
-            int stores = 0;   /* sub-tiles stored in this turn: picks the D buffer */
-            /* Sub-tile j = columns 64j .. 64j+63 = accumulators 32j .. 32j+31
-             * (wgmma_acc_col: register i is in column 8(i/4) + ...). */
-#pragma unroll
-            for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
-#pragma unroll
-                for (int j = 0; j < EPI_CHUNKS; ++j, ++stores) {
-                    const int b = stores % EPI_BUFS;
-                    /* WAR on the buffer: the store issued from it two sub-tiles
-                     * ago must have finished READING it.  Only the thread that
-                     * committed a bulk group can wait for it, so the writer
-                     * waits and a barrier tells the other 127 threads. */
-                    if (writer) tma_store_wait_read(EPI_BUFS - 1);
-                    named_bar_sync(bar_store, WG_THREADS, "epilogue");
-                    unsigned char *buf = sD_ptr + b * EPI_SUB_BYTES;
-#pragma unroll
-                    for (int i = 0; i < EPI_REGS; i += 2) {
-                        const int r = EPI_REGS * j + i;
-                        const __nv_bfloat162 v = __floats2bfloat162_rn(acc[mb][r], acc[mb][r + 1]);
-                        *(__nv_bfloat162 *)(buf + sw128_acc_pair_offset(tid, i)) = v;
-                    }
-                    /* RAW across proxies: these st.shared are generic-proxy
-                     * writes and the TMA store reads through the async proxy.
-                     * Each writing thread fences its own writes, then the
-                     * barrier gathers them before the one thread stores. */
-                    fence_proxy_async_smem();
-                    named_bar_sync(bar_store, WG_THREADS, "epilogue");
-                    if (writer) {
-                        tma_store_2d(map_d, n0 + EPI_COLS * j, m0 + 64 * mb, sD + b * EPI_SUB_BYTES);
-                        tma_store_commit_group();
-                    }
-                }
-            /* Hand the buffers over only once my stores have read them:
-             * the partner's first st.shared would otherwise race the TMA
-             * unit.  Only the committing thread can wait. */
-            if (writer) tma_store_wait_read(0);
-        } else {
-            /* N % 8 != 0: D's rows are not 16-byte aligned, which a tensor map
-             * requires; write straight from the registers, masked. */
-#pragma unroll
-            for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
-#pragma unroll
-                for (int i = 0; i < ACC_REGS; i += 2)
-                    gemm_store_pair(D, M, N, m0 + 64 * mb + wgmma_acc_row(tid, i),
-                                    n0 + wgmma_acc_col(tid, i), acc[mb][i], acc[mb][i + 1]);
-        }
-        if (partner_next) named_bar_arrive(bar_epi_partner, PINGPONG_THREADS);
-        SPAN(writer, TP_EPILOGUE, tw.idx);
-    }
-    /* The last stores must have read shared memory before the CTA exits and
-     * its shared memory goes to another CTA (and written D before the kernel
-     * counts as done). */
-    if (writer && prm.use_tma_store) tma_store_wait_all();
-#undef SPAN
+    consumer_tiles(map_d, D, M, N, &sm, stages, k_tiles, &sched, params.use_tma_store, wg - 1,
+                   &clk, plant_bug);
 }
 
 /* Tensor maps by value, as __grid_constant__ parameters: the kernel then
@@ -515,9 +545,9 @@ __global__ void __launch_bounds__(THREADS, 1)
 pingpong_kernel(const __grid_constant__ CUtensorMap map_a,
                 const __grid_constant__ CUtensorMap map_b,
                 const __grid_constant__ CUtensorMap map_d, __nv_bfloat16 *__restrict__ D, int M,
-                int N, int K, int stages, gemm_params prm, trace_ctx tr, int plant_bug)
+                int N, int K, int stages, gemm_params params, trace_ctx tr, int plant_bug)
 {
-    gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, prm, tr, plant_bug, 0);
+    gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, params, tr, plant_bug, 0);
 }
 
 /* The traced copy is a separate kernel rather than a branch inside one, so
@@ -529,113 +559,54 @@ pingpong_kernel(const __grid_constant__ CUtensorMap map_a,
  * "wgmma pipeline crossing function boundary".  Check -Xptxas -v. */
 __global__ void __launch_bounds__(THREADS, 1)
 pingpong_kernel_traced(const __grid_constant__ CUtensorMap map_a,
-                       const __grid_constant__ CUtensorMap map_b,
+                         const __grid_constant__ CUtensorMap map_b,
                        const __grid_constant__ CUtensorMap map_d, __nv_bfloat16 *__restrict__ D,
-                       int M, int N, int K, int stages, gemm_params prm, trace_ctx tr,
+                       int M, int N, int K, int stages, gemm_params params, trace_ctx tr,
                        int plant_bug)
 {
-    gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, prm, tr, plant_bug, 1);
+    gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, params, tr, plant_bug, 1);
 }
 
-/* ---- host ------------------------------------------------------------------- */
-
-/* What prepare builds once per buffer set: three tensor maps and the walk.  Heap
- * memory, 128-byte aligned (the driver wants a 64-byte aligned map). */
-typedef struct {
-    CUtensorMap a, b, d;
-    gemm_params prm;
-    int grid;
-} gemm_plan;
-
-static void encode_or_exit(CUtensorMap *map, const tma_2d_desc *d, const char *what)
-{
-    char msg[320];   /* room for tma.c's longest message; longer ones are cut, never overrun */
-    const int rc = tma_encode_2d_bf16(map, d, msg, sizeof msg);
-    if (rc == TMA_OK) return;
-    fprintf(stderr, "step" STEP_ID ": cannot describe %s to TMA: %s\n", what, msg);
-    exit(rc == TMA_ERR_DRIVER ? EXIT_NO_DEVICE : EXIT_BAD_ARGS);
-}
-
-static void *prepare_plan(const gemm_operands *op)
-{
-    gemm_plan *p = (gemm_plan *)aligned_alloc(128, sizeof(gemm_plan));
-    if (!p) {
-        fprintf(stderr, "step" STEP_ID ": out of host memory\n");
-        exit(EXIT_WRONG);
-    }
-    memset(p, 0, sizeof *p);
-    /* A[M][K]: boxes of 64 k x BM rows.  B[N][K]: 64 k x BN rows.  Both
-     * SWIZZLE_128B: the layout wgmma_desc_k_major_sw128 describes. */
-    const tma_2d_desc da = tma_2d_bf16_row_major(op->a, (uint64_t)op->m, (uint64_t)op->k, BM, BK,
-                                                 TMA_SWIZZLE_128B);
-    const tma_2d_desc db = tma_2d_bf16_row_major(op->b, (uint64_t)op->n, (uint64_t)op->k, BN, BK,
-                                                 TMA_SWIZZLE_128B);
-    encode_or_exit(&p->a, &da, "A");
-    encode_or_exit(&p->b, &db, "B");
-    /* D: 64 x 64 store boxes in the same 128B swizzle the epilogue writes.
-     * A tensor map needs 16-byte row strides: N % 8 == 0.  Otherwise the
-     * epilogue stores from registers and map d stays unused (zeros). */
-    p->prm.use_tma_store = op->n % 8 == 0;
-    if (p->prm.use_tma_store) {
-        const tma_2d_desc dd = tma_2d_bf16_row_major(op->d, (uint64_t)op->m, (uint64_t)op->n,
-                                                     EPI_ROWS, EPI_COLS, TMA_SWIZZLE_128B);
-        encode_or_exit(&p->d, &dd, "D");
-    }
-    const int tiles_m = (op->m + BM - 1) / BM, tiles_n = (op->n + BN - 1) / BN;
-    /* The tiles whose loads run at the same time are still one per SM: a
-     * CTA's two warpgroups take their tiles' k-tiles one after the other. */
-    const int along_n = tile_sched_pick_along_n(tiles_m, tiles_n, BM, BN, op->group, op->num_sms);
-    p->prm.sched = tile_sched_make(op->m, op->n, BM, BN, op->group, along_n);
-    /* One CTA per SM, or fewer when there are fewer tiles. */
-    p->grid = p->prm.sched.num_tiles < op->num_sms ? p->prm.sched.num_tiles : op->num_sms;
-    return p;
-}
-
-static void release_plan(void *plan)
-{
-    free(plan);
-}
-
-/* The whole dynamic shared memory: ring, epilogue buffers, barriers, alignment slack. */
-static size_t ring_bytes(int stages) { return (size_t)SMEM_BYTES(stages); }
-
-static void launch_gemm(const gemm_operands *op, cudaStream_t stream)
-{
-    /* Above 48 KiB of dynamic shared memory a kernel must opt in.  Done once,
-     * for the largest ring this device holds, so the timed loop does not pay
-     * for it; a ring the device cannot hold is refused here, by name. */
-    static int opted_in = 0;
-    if (!opted_in) {
-        const int fit = smem_stages_that_fit(op->smem_optin, SMEM_PER_STAGE, EPI_BYTES, SMEM_ALIGN, 8);
-        gemm_require_stages(op, STEP_ID, MIN_STAGES, fit, ring_bytes);
-        CUDA_CHECK(cudaFuncSetAttribute(pingpong_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        SMEM_BYTES(fit)));
-        CUDA_CHECK(cudaFuncSetAttribute(pingpong_kernel_traced,
-                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        SMEM_BYTES(fit)));
-        opted_in = 1;
-    }
-    const gemm_plan *p = (const gemm_plan *)op->plan;
-    const size_t smem = SMEM_BYTES(op->stages);
-    if (TRACE_ON(op->trace))
-        pingpong_kernel_traced<<<p->grid, THREADS, smem, stream>>>(
-            p->a, p->b, p->d, op->d, op->m, op->n, op->k, op->stages, p->prm, op->trace,
-            op->plant_bug);
-    else
-        pingpong_kernel<<<p->grid, THREADS, smem, stream>>>(
-            p->a, p->b, p->d, op->d, op->m, op->n, op->k, op->stages, p->prm, op->trace,
-            op->plant_bug);
-    CUDA_CHECK_LAUNCH();
-}
+/* ---- host: only what differs (the glue is common/gemm_launch.cuh) ------------
+ * The plan (three tensor maps, the tile walk, the grid) and the launch are
+ * common/gemm_launch.cuh's persistent ones; this step names its kernels,
+ * its tile and its shared memory. */
+static const gemm_launch_desc LAUNCH = {
+    .step = STEP_ID,
+    .kernel = (const void *)pingpong_kernel,
+    .kernel_traced = (const void *)pingpong_kernel_traced,
+    .threads = THREADS,
+    .smem = SMEM_CONFIG,
+    .min_stages = MIN_STAGES,
+    .cluster = 1,
+    .bm = BM, .bn = BN, .bk = BK,
+    .d_rows = EPI_ROWS, .d_cols = EPI_COLS,
+};
 
 int main(int argc, char **argv)
 {
-    static const gemm_step step = {
-        STEP_ID, "pingpong",
-        "pingpong GEMM: two consumer warpgroups, a tile each, take turns on the tensor cores "
-        "(named barriers); persistent, setmaxnreg 40/232, TMA-store epilogue (" VARIANT ")",
-        VARIANT, MIN_STAGES, MAX_STAGES, DEFAULT_STAGES,
-        {9, 0, 1, "wgmma, setmaxnreg and TMA need an sm_90a (Hopper H100/H200) GPU"},
-        prepare_plan, release_plan, launch_gemm, 1 + CONSUMER_WGS, "warpgroup", 1};
+    char variant[48], summary[240];
+    snprintf(variant, sizeof variant, "%dx%dx%d_pingpong", BM, BN, BK);
+    snprintf(summary, sizeof summary,
+             "pingpong GEMM: two consumer warpgroups, a tile each, take turns on the tensor cores "
+             "(named barriers); persistent, setmaxnreg %d/%d, TMA-store epilogue (%s)",
+             PRODUCER_REGS, CONSUMER_REGS, variant);
+    const gemm_step step = {
+        .step = STEP_ID,
+        .name = "pingpong",
+        .summary = summary,
+        .variant = variant,
+        .min_stages = MIN_STAGES,
+        .max_stages = MAX_STAGES,
+        .default_stages = DEFAULT_STAGES,
+        .need = {9, 0, 1, "wgmma, setmaxnreg and TMA need an sm_90a (Hopper H100/H200) GPU"},
+        .prepare = gemm_persistent_prepare,
+        .release = gemm_plan_free,
+        .launch = gemm_persistent_launch,
+        .trace_units = 1 + CONSUMER_WGS,
+        .trace_unit_kind = "warpgroup",
+        .has_group = 1,
+        .launch_desc = &LAUNCH,
+    };
     return gemm_main(argc, argv, &step);
 }

@@ -46,12 +46,14 @@
  *   step 07                               step 09
  *   ------------------------------------  ---------------------------------------
  *   tile_walk: whole tiles b, b+G, ...    sk_walk: a k-range of the streamed
- *                                         tiles, then whole tiles
+ *                                         tiles, then whole tiles (pieces)
  *   mainloop over k-tiles 0 .. KT         over the piece's [k_begin, k_end)
  *   partner skips KT k-tiles              skips the partner's piece length
  *   every tile ends in an epilogue        writer: partial -> workspace, flag;
  *                                         owner: wait, add partials, epilogue
- *   <<<grid>>>                            cooperative launch (all CTAs resident)
+ *   plain launch, gemm_params             cooperative launch (all CTAs resident),
+ *                                         stream_k_params: the plan, the
+ *                                         harness's workspace and launch number
  *   no global scratch                     workspace: 64 KiB + a flag per CTA
  *
  * Build and run (sm_90a only):
@@ -70,7 +72,7 @@
 #include "epilogue.cuh"
 #include "fixup.cuh"
 #include "regs.cuh"
-#include "str.h"
+#include "smem_layout.h"
 #include "tile_scheduler.h"
 #include "tma.h"
 #include "tma.cuh"
@@ -95,7 +97,7 @@
  * Measured (NOTES.md): 128 x 128 is the default; 128 x 192 is faster where
  * its tiles divide the grid of SMs well (8192^3) and slower where they do
  * not (4096^3: 704 tiles = 5.3 per SM, so some SMs run 6).
- *   make step07 BUILD=build/v NVCC_EXTRA="-DBN=192 -DPRODUCER_REGS=24 -DCONSUMER_REGS=240" */
+ *   make step07 BUILD=build/v NVCC_EXTRA="-DBN=192"   (the register split follows) */
 #ifndef WG_M_BLOCKS
 #define WG_M_BLOCKS 2
 #endif
@@ -124,22 +126,17 @@
 #endif
 
 /* ---- register split ----------------------------------------------------------
- * 384 threads at __launch_bounds__(384, 1): ptxas caps every thread at 168.
- * The producer needs ~30 (addresses, loop counters); give it the minimum
- * that leaves room for them and hand the rest to the consumers:
- * 128 x 40 + 256 x 232 = 64512 = 384 x 168 (regs.cuh).  A 128 x 128 tile
- * needs no more than 232; a 128 x 192 tile needs 24 / 240, the most
- * setmaxnreg allows the consumers (build with -DBN=192 -DPRODUCER_REGS=24
- * -DCONSUMER_REGS=240).  24 is too few for the DEBUG build's hang report,
- * which the producer may have to call. */
-#ifndef PRODUCER_REGS
-#define PRODUCER_REGS 40
-#endif
-#ifndef CONSUMER_REGS
-#define CONSUMER_REGS 232
-#endif
-static_assert(WG_THREADS * PRODUCER_REGS + CONSUMER_WGS * WG_THREADS * CONSUMER_REGS <=
-                  THREADS * 168, "the consumers may take only what the producer gave back");
+ * 384 threads at __launch_bounds__(384, 1): ptxas caps every thread at 168,
+ * 384 x 168 = 64512 registers.  The producer needs ~30 (addresses, loop
+ * counters); the consumers get what the tile's accumulators need and the
+ * producer keeps the rest (regs.cuh): up to 128 accumulators per thread
+ * (128 x 128, 64 x 256) the consumers take 232 and the producer keeps 40;
+ * more (128 x 192: 192) need 240, the most setmaxnreg allows, leaving the
+ * producer 24.  24 is too few for the DEBUG build's hang report, which the
+ * producer may have to call. */
+#define CONSUMER_REGS (WG_M_BLOCKS * ACC_REGS > 128 ? 240 : 232)
+#define PRODUCER_REGS ((THREADS * 168 - CONSUMER_WGS * WG_THREADS * CONSUMER_REGS) / WG_THREADS)
+static_assert(PRODUCER_REGS >= 24 && PRODUCER_REGS % 8 == 0, "setmaxnreg: a multiple of 8, >= 24");
 
 /* ---- the epilogue's own shared memory ---------------------------------------
  * A tile leaves as 64 x 64 sub-tiles: each consumer warpgroup converts 64
@@ -160,106 +157,116 @@ static_assert(WG_THREADS * PRODUCER_REGS + CONSUMER_WGS * WG_THREADS * CONSUMER_
 #define EPI_REGS (ACC_REGS / EPI_CHUNKS)        /* 32 accumulators per sub-tile */
 static_assert(BN % EPI_COLS == 0, "BN must be a multiple of the 64-column store sub-tile");
 
-/* Named barriers (named_barrier.cuh).  Id 0 is __syncthreads'.  The pairs
- * count 256 threads: the waiting warpgroup's 128 (bar.sync) and its
- * partner's 128 (bar.arrive). */
+/* Named barriers (named_barrier.cuh).  Id 0 is __syncthreads'.  Each
+ * kind has one id per consumer warpgroup c = 0, 1 (warpgroups 1, 2): the
+ * id is the base plus c.  The turn pairs count 256 threads: the waiting
+ * warpgroup's 128 (bar.sync) and its partner's 128 (bar.arrive). */
 enum {
-    BAR_MMA_WG1 = 1,    /* WG 1 may issue its mainloop (WG 2 arrives) */
-    BAR_MMA_WG2 = 2,    /* WG 2 may issue its mainloop (WG 1 arrives) */
-    BAR_EPI_WG1 = 3,    /* WG 1 may use the epilogue buffers */
-    BAR_EPI_WG2 = 4,    /* WG 2 may use the epilogue buffers */
-    BAR_STORE_WG1 = 5,  /* inside WG 1's epilogue, 128 threads */
-    BAR_STORE_WG2 = 6   /* inside WG 2's epilogue, 128 threads */
+    BAR_MMA = 1,     /* 1 + c: consumer c may issue its mainloop (the partner arrives) */
+    BAR_EPI = 3,     /* 3 + c: consumer c may use the epilogue buffers */
+    BAR_STORE = 5    /* 5 + c: inside consumer c's epilogue, its 128 threads */
 };
 #define PINGPONG_THREADS (2 * WG_THREADS)
 
-/* ---- stages from the shared-memory budget ------------------------------------
+/* Turn-taking: wait until the partner hands consumer c the turn of kind
+ * `bar` (BAR_MMA or BAR_EPI) ... */
+static __device__ __forceinline__ void pingpong_wait_turn(int bar, int c, const char *name)
+{
+    named_bar_sync(bar + c, PINGPONG_THREADS, name);
+}
+
+/* ... and hand it to the partner (c ^ 1) without waiting. */
+static __device__ __forceinline__ void pingpong_pass_turn(int bar, int c)
+{
+    named_bar_arrive(bar + (c ^ 1), PINGPONG_THREADS);
+}
+
+/* ---- shared memory (common/smem_layout.h: the one layout) -------------------
  * A stage is 32-40 KiB of boxes plus its full and empty mbarriers (8 bytes
- * each); up to SMEM_ALIGN bytes of slack round the base up to 1024.  The
- * --stages range is sized at compile time for the shared memory one CTA may
- * opt in to on an H100 or H200, 227 KiB (the device attribute
+ * each); SMEM_LAYOUT_ALIGN bytes of slack round the base up to 1024, the
+ * swizzle atom every box must start on (smem_layout.h says why).  The
+ * --stages range is sized for the shared memory one CTA may opt in to on an
+ * H100 or H200, 227 KiB (the device attribute
  * cudaDevAttrMaxSharedMemoryPerBlockOptin on both; CUDA C++ Programming
  * Guide, compute capability 9.0: 228 KiB per SM, 227 KiB per block).  The
  * launcher checks the requested ring against the attribute of the device it
  * runs on (gemm_operands.smem_optin) and refuses what does not fit.  The
- * epilogue buffers come off the top: the ring gets what they leave. */
-#define SMEM_FIXED (SMEM_ALIGN + EPI_BYTES)
-#define SMEM_PER_STAGE (STAGE_BYTES + 2 * 8)
-#define SMEM_BYTES(S) (SMEM_FIXED + (S) * SMEM_PER_STAGE)
-#define H100_SMEM_OPTIN (227 * 1024)            /* compile-time default; checked at run time */
+ * epilogue buffers come off the top: the ring gets what they leave.
+ * The D buffers are the epilogue's alone: the A/B ring is being refilled with
+ * the next tile's k-tiles while the epilogue runs, so it cannot double as
+ * the output staging area the way it could in a one-tile-per-CTA kernel. */
+#define SMEM_CONFIG {A_STAGE_BYTES, B_STAGE_BYTES, EPI_BYTES}   /* D: 2 x 8 KiB, shared in turns */
+#define H100_SMEM_OPTIN (227 * 1024)
 /* 2: the release runs one k-tile late (wgmma_wait_group(1) below), so one slot
  * is always held by the wgmmas in flight and the producer needs another. */
 #define MIN_STAGES 2
 /* At most 8, step 03's ceiling; with 32 KiB stages and 16 KiB of epilogue
  * buffers the budget decides: 6 (5 with the 40 KiB stages of 128 x 192). */
-#define MAX_STAGES smem_stages_that_fit(H100_SMEM_OPTIN, SMEM_PER_STAGE, EPI_BYTES, SMEM_ALIGN, 8)
+#define MAX_STAGES gemm_stages_that_fit(&LAUNCH, H100_SMEM_OPTIN, SMEM_LAYOUT_MAX_STAGES)
 #define DEFAULT_STAGES MAX_STAGES
 #define STEP_ID "09"                           /* the step's number, in messages too */
-#if WG_M_BLOCKS == 1
-#define BM_TEXT "64"                            /* STR(BM) would spell "(64 * 1)" */
-#else
-#define BM_TEXT "128"
-#endif
-#define VARIANT BM_TEXT "x" STR(BN) "x64_stream_k"
 
 static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0,
               "every A and B box must start on a 1024-byte swizzle atom");
+static_assert(SMEM_ALIGN == SMEM_LAYOUT_ALIGN, "the layout rounds the base to the swizzle atom");
 static_assert(BK * 2 == WGMMA_SW128_ROW_BYTES, "a k-tile row must be one 128-byte swizzle row");
 static_assert(EPI_SUB_BYTES % SMEM_ALIGN == 0, "every D buffer must start on a swizzle atom");
 static_assert(EPI_COLS * 2 == WGMMA_SW128_ROW_BYTES, "an epilogue row must be one swizzle row");
 static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
 
-/* What the kernel needs to know about the tile walk. */
+/* ---- stream-K: the plan and the fixup (common/fixup.cuh) ---------------------
+ * What the kernel needs beyond step 07's gemm_params: which k-ranges of which
+ * tiles each CTA takes, and where partials and flags live.  The workspace is
+ * the harness's (allocated and zeroed once per run, gemm.cuh); the launch
+ * number is its epoch, so flags are never reset.  A partial is one
+ * warpgroup's accumulators, WG_M_BLOCKS x ACC_REGS floats per thread, stored
+ * 4 at a time in register order: 32 float4 x 128 threads = 64 KiB per CTA.
+ * The owner's thread t reads exactly the values the writer's thread t held:
+ * the same tile, the same wgmma fragment layout. */
 typedef struct {
-    tile_sched sched;
-    int use_tma_store;     /* 1: N % 8 == 0 (16-byte D rows), 0: masked global stores */
-    sk_plan plan;          /* which k-ranges of which tiles each CTA takes */
-    float4 *partials;      /* workspace: one partial tile per CTA (its first piece's) */
+    sk_plan plan;
+    float4 *partials;      /* one partial tile per CTA: its first piece's */
     uint32_t *flags;       /* one per CTA: the epoch of the launch that wrote its partial */
-    uint32_t epoch;        /* this launch's number, 1, 2, ... (flags are never reset) */
-} gemm_params;
-
-/* ---- the fixup (common/fixup.cuh) ----------------------------------------------
- * A partial is one warpgroup's accumulators, WG_M_BLOCKS x ACC_REGS floats per
- * thread, stored 4 at a time in register order: 32 float4 x 128 threads =
- * 64 KiB per CTA.  The owner's thread t reads exactly the values the
- * writer's thread t held: the same tile, the same wgmma fragment layout. */
+    uint32_t epoch;        /* this launch's number, 1, 2, ... */
+} stream_k_params;
 #define PARTIAL_F4 (WG_M_BLOCKS * ACC_REGS / 4)           /* float4 per thread */
 #define PARTIAL_BYTES (PARTIAL_F4 * WG_THREADS * 16)      /* 64 KiB */
 #define TP_FIXUP TP_COUNT   /* timeline: a writer's store or an owner's wait + adds ("?" in the CSV) */
 
 /* Writer: every thread stores its partial, the barrier gathers the 128
  * threads' stores, one thread releases them with the flag. */
-static __device__ __forceinline__ void fixup_write_partial(float (*acc)[ACC_REGS], float4 *slot,
-                                                           uint32_t *flag, uint32_t epoch, int tid,
-                                                           int bar, int plant_bug)
+static __device__ __forceinline__ void fixup_write_partial(float (*acc)[ACC_REGS],
+                                                           const stream_k_params *sk, int c,
+                                                           int tid, int plant_bug)
 {
+    float4 *slot = sk->partials + (size_t)blockIdx.x * PARTIAL_F4 * WG_THREADS;
 #pragma unroll
     for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
 #pragma unroll
         for (int i = 0; i < ACC_REGS; i += 4)
             partial_store(slot, (mb * ACC_REGS + i) / 4, WG_THREADS, tid, acc[mb][i], acc[mb][i + 1],
                           acc[mb][i + 2], acc[mb][i + 3]);
-    named_bar_sync(bar, WG_THREADS, "fixup write");
+    named_bar_sync(BAR_STORE + c, WG_THREADS, "fixup write");
     (void)plant_bug;
 #ifdef COURSE_DEBUG
     if (PLANTED(plant_bug, BUG_SKIP_FLAG)) return;   /* the owner must name this partial */
 #endif
-    if (tid == 0) flag_store_release_gpu(flag, epoch);
+    if (tid == 0) flag_store_release_gpu(&sk->flags[blockIdx.x], sk->epoch);
 }
 
 /* Owner: for each writer of the tile in k order, one thread waits for its
  * flag, the barrier passes the news on, every thread adds the writer's
  * values to its own.  The fixed order makes the sum reproducible bit for
  * bit (fp32 addition is not associative). */
-static __device__ __forceinline__ void fixup_add_partials(float (*acc)[ACC_REGS], const gemm_params *prm,
-                                                          int unit, int tile, int tid, int bar)
+static __device__ __forceinline__ void fixup_add_partials(float (*acc)[ACC_REGS],
+                                                          const stream_k_params *sk, int tile,
+                                                          int c, int tid)
 {
-    const int last = sk_tile_last_unit(&prm->plan, tile);
-    for (int v = unit + 1; v <= last; ++v) {
-        if (tid == 0) flag_wait_acquire_gpu(&prm->flags[v], prm->epoch, tile, v);
-        named_bar_sync(bar, WG_THREADS, "fixup wait");
-        const float4 *slot = prm->partials + (size_t)v * PARTIAL_F4 * WG_THREADS;
+    const int last = sk_tile_last_unit(&sk->plan, tile);
+    for (int v = (int)blockIdx.x + 1; v <= last; ++v) {
+        if (tid == 0) flag_wait_acquire_gpu(&sk->flags[v], sk->epoch, tile, v);
+        named_bar_sync(BAR_STORE + c, WG_THREADS, "fixup wait");
+        const float4 *slot = sk->partials + (size_t)v * PARTIAL_F4 * WG_THREADS;
 #pragma unroll
         for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
 #pragma unroll
@@ -273,56 +280,339 @@ static __device__ __forceinline__ void fixup_add_partials(float (*acc)[ACC_REGS]
     }
 }
 
-/* k-tiles of the piece a walk stands on; 0 past its end. */
-static __device__ __forceinline__ int piece_ktiles(const sk_plan *plan, const sk_walk *w)
+/* A piece's fixup: a writer stores its partial, an owner adds the others'.
+ * Returns 1 for a writer (it has no tile to store). */
+static __device__ __forceinline__ int fixup_piece(float (*acc)[ACC_REGS], const stream_k_params *sk,
+                                                  const sk_work *pc, int c, int tid, int plant_bug)
 {
-    if (!sk_walk_valid(plan, w)) return 0;
-    const sk_work p = sk_walk_work(plan, w);
-    return p.k_end - p.k_begin;
+    if (sk_work_writes(&sk->plan, pc)) {
+        fixup_write_partial(acc, sk, c, tid, plant_bug);
+        return 1;
+    }
+    if (sk_work_waits(&sk->plan, pc)) fixup_add_partials(acc, sk, pc->tile, c, tid);
+    return 0;
 }
 
-/* ---- the CTA ---------------------------------------------------------------
- * Shared memory, from a 1024-aligned base:
- *   A boxes   stages x BM x 128 B
- *   B boxes   stages x BN x 128 B
- *   D buffers 2 x 8 KiB, shared by the two warpgroups in turns
- *   full[s], empty[s]            8 bytes each
- * Why 1024: TMA's 128B swizzle XORs a row's 16-byte chunk index with address
- * bits 7..9 (the row within an 8-row, 1024-byte atom), and the wgmma
- * descriptor below says "base offset 0", i.e. "my tile starts an atom".  A
- * box that started elsewhere would be swizzled with a different phase than
- * the one wgmma assumes: no error, just wrong products.
- * The D buffers are the epilogue's alone: the A/B ring is being refilled with
- * the next tile's k-tiles while the epilogue runs, so it cannot double as
- * the output staging area the way it could in a one-tile-per-CTA kernel.
- *
- * `traced` is a constant in each of the two kernels below, so the one every
- * timed launch runs has no trace code in it at all (no timer reads, no
- * calls, no branches in the k loop). */
+/* Step past the piece a walk stands on, in the walk and in the ring (the
+ * partner's piece: its k-tiles come next in the ring). */
+static __device__ __forceinline__ void skip_piece(const sk_plan *plan, sk_walk *w,
+                                                  pipeline_state *read_state)
+{
+    if (!sk_walk_valid(plan, w)) return;
+    const sk_work p = sk_walk_work(plan, w);
+    pipeline_advance_by(read_state, (uint32_t)(p.k_end - p.k_begin));
+    sk_walk_next(plan, w);
+}
+
+/* ---- producer: one thread loads every k-tile of every tile -------------------
+ * The other 127 threads of warpgroup 0 have nothing to do and have left
+ * (gemm_cta).  write_state walks the ring: acquire a free slot, announce the
+ * bytes, issue the two TMA boxes.  The thread walks this CTA's tiles and
+ * their k-tiles as ONE sequence: the ring does not know where a tile ends. */
+static __device__ __forceinline__ void producer_load_tile(const CUtensorMap *map_a,
+                                                          const CUtensorMap *map_b,
+                                                          const smem_ring *sm,
+                                                          pipeline_state *write_state, int k_begin,
+                                                          int k_end, int m0, int n0, int *loads,
+                                                          trace_clock *clk, int plant_bug)
+{
+    (void)plant_bug;
+    for (int kt = k_begin; kt < k_end; ++kt, ++*loads) {
+        /* acquire: the slot's previous contents were fully read (WAR). */
+        producer_acquire(sm->empty, write_state->index, write_state->phase);
+        CLOCK_SPAN(clk, 1, TP_PRODUCER_ACQUIRE, *loads);
+        /* "commit" in TMA form: one arrival plus the bytes to expect.
+         * The count is the FULL box of A plus the full box of B, even
+         * when the box hangs over the matrix edge (M, N or K not a
+         * multiple of the tile): TMA writes zeros for the outside
+         * elements and counts them like the others.  Counting only
+         * in-bounds bytes would leave the tx-count above 0 forever.
+         * Announcing before issuing is CUTLASS's order; the reverse is
+         * also legal (tx-count may go negative within a phase). */
+        uint64_t *bar = &sm->full[write_state->index];
+#ifdef COURSE_DEBUG
+        if (!(PLANTED(plant_bug, BUG_SKIP_COMMIT) && *loads == 1))
+#endif
+            mbar_arrive_expect_tx(bar, STAGE_BYTES);
+        /* Coordinates innermost first: {k, row}. */
+        tma_load_2d(sm->a + write_state->index * A_STAGE_BYTES, map_a, kt * BK, m0, smem_u32(bar));
+        tma_load_2d(sm->b + write_state->index * B_STAGE_BYTES, map_b, kt * BK, n0, smem_u32(bar));
+        CLOCK_SPAN(clk, 1, TP_PRODUCER_LOAD, *loads);
+        pipeline_advance(write_state);
+    }
+}
+
+static __device__ __forceinline__ void producer_load_tiles(const CUtensorMap *map_a,
+                                                           const CUtensorMap *map_b,
+                                                           const smem_ring *sm, int stages,
+                                                           const sk_plan *plan, const tile_sched *sched,
+                                                           trace_clock *clk, int plant_bug)
+{
+    (void)plant_bug;
+    tma_prefetch_map(map_a);
+    tma_prefetch_map(map_b);
+    pipeline_state write_state = pipeline_producer_start((uint32_t)stages);
+#ifdef COURSE_DEBUG
+    if (PLANTED(plant_bug, BUG_PRODUCER_PHASE0)) write_state.phase = 0;   /* the classic: first acquire never passes */
+#endif
+    int loads = 0;   /* k-tiles issued by this CTA, for the planted bug and the trace */
+    for (sk_walk wk = sk_walk_start(plan, (int)blockIdx.x); sk_walk_valid(plan, &wk);
+         sk_walk_next(plan, &wk)) {
+        const sk_work pc = sk_walk_work(plan, &wk);
+        int tm, tn;
+        tile_sched_coords(sched, pc.tile, &tm, &tn);
+        producer_load_tile(map_a, map_b, sm, &write_state, pc.k_begin, pc.k_end, tm * BM, tn * BN,
+                           &loads, clk, plant_bug);
+    }
+    /* No producer tail needed: without clusters no other CTA arrives on
+     * our barriers, and the consumers keep the CTA alive until every
+     * byte issued above has landed (they wait for it). */
+}
+
+/* ---- consumer mainloop: one tile's k-tiles through the ring -----------------
+ * The warpgroup computes its whole tile: WG_M_BLOCKS m64 blocks of A (one
+ * wgmma chain each) against all BN columns of B.  read_state is the slot
+ * to wait for, release_state the slot to hand back (one behind).  *reads
+ * counts the k-tiles this warpgroup consumed (trace, planted bug).  With
+ * its last wgmma issued it passes the tensor cores to the partner (when
+ * hand_over: the partner has a tile after this one). */
+static __device__ __forceinline__ void consumer_mainloop(float (*acc)[ACC_REGS], const smem_ring *sm,
+                                                         int c, int k_begin, int k_end,
+                                                         pipeline_state *read_state,
+                                                         pipeline_state *release_state,
+                                                         int *reads, int leader, int hand_over,
+                                                         trace_clock *clk, int plant_bug)
+{
+    (void)plant_bug;
+    for (int kt = k_begin; kt < k_end; ++kt, ++*reads) {
+        /* wait: the TMA bytes of k-tile kt have landed.  Every consumer
+         * thread waits (acquire): the data is then visible to the wgmmas
+         * this warpgroup issues, with no proxy fence (TMA writes and wgmma
+         * reads are both async-proxy, and complete_tx releases them). */
+        consumer_wait(sm->full, read_state->index, read_state->phase);
+        CLOCK_SPAN(clk, leader, TP_CONSUMER_WAIT, *reads);
+
+        /* Descriptors of B's BN rows in the slot and, in the loop below, of
+         * each m64 block of A; each k16 step moves 32 bytes along the rows. */
+        const uint64_t db = wgmma_desc_k_major_sw128(sm->b + read_state->index * B_STAGE_BYTES);
+        wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
+        wgmma_fence();   /* accumulator writes (zeroing, the last epilogue) come first */
+        /* scale-d = 0 on a piece's first k16 step: D = A.B overwrites
+         * whatever the registers held (the previous piece's results), so
+         * no zeroing pass is needed. */
+#pragma unroll
+        for (int kk = 0; kk < KSTEPS; ++kk)
+#pragma unroll
+            for (int mb = 0; mb < WG_M_BLOCKS; ++mb) {
+                const uint64_t da = wgmma_desc_k_major_sw128(
+                    sm->a + read_state->index * A_STAGE_BYTES + mb * 64 * WGMMA_SW128_ROW_BYTES);
+                wgmma_tile_k16(acc[mb], wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
+                               wgmma_desc_advance(db, kk * WGMMA_K16_BYTES), kt > k_begin || kk > 0);
+            }
+        wgmma_commit_group();
+        CLOCK_SPAN(clk, leader, TP_CONSUMER_COMPUTE, *reads);
+
+        /* release, one k-tile late.  After issuing k-tile kt's group, wait
+         * until at most 1 group is pending: k-tile kt-1's wgmmas are then
+         * complete, so nothing reads slot (kt-1) any more and it can go back
+         * to the producer, while k-tile kt's wgmmas keep the tensor cores
+         * busy during the wait for k-tile kt+1.  Releasing slot kt here
+         * instead would be a WAR race: its wgmmas may still be reading when
+         * TMA overwrites it.  (The alternative, wait_group(0) then release
+         * slot kt, is also correct but drains the tensor-core queue every
+         * k-tile: README exercise.)  This is why a ring needs >= 2 slots.
+         * At a tile's first k-tile the slot to release is the previous
+         * tile's last, which the drain below already handed back: nothing
+         * to release then. */
+        wgmma_wait_group(1);
+        wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
+        if (kt > k_begin) {
+#ifdef COURSE_DEBUG
+            if (!(PLANTED(plant_bug, BUG_SKIP_RELEASE) && *reads == 1))
+#endif
+                if (leader) consumer_release(sm->empty, release_state->index);
+            pipeline_advance(release_state);
+        }
+        CLOCK_SPAN(clk, leader, TP_CONSUMER_RELEASE, *reads);
+        pipeline_advance(read_state);
+    }
+    /* Every wgmma of this tile is issued: hand the tensor cores over
+     * now, before waiting for them to finish, so the partner's first
+     * wgmmas queue right behind my last ones. */
+    if (hand_over) pingpong_pass_turn(BAR_MMA, c);
+    /* Drain: the last k-tile's wgmmas must finish before the accumulators
+     * are read (reading them earlier is undefined), then hand its slot back
+     * at once: the ring stays balanced, and a producer with more tiles to
+     * load (step 06 on) refills the slot during the epilogue. */
+    wgmma_wait_group(0);
+    wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
+    if (leader) consumer_release(sm->empty, release_state->index);
+}
+
+/* ---- epilogue: accumulators -> bf16 -> swizzled smem -> TMA store -----------
+ * Sub-tile j of m64 block mb = columns 64j .. 64j+63 = accumulators
+ * 32j .. 32j+31 of acc[mb] (wgmma_acc_col: register i is in column
+ * 8(i/4) + ...).  The two D buffers are shared with the partner, in turns
+ * (consumer_tiles takes the turn around this call). */
+static __device__ __forceinline__ void epilogue_store(const CUtensorMap *map_d,
+                                                      __nv_bfloat16 *__restrict__ D, int M, int N,
+                                                      float (*acc)[ACC_REGS], const smem_ring *sm,
+                                                      int c, int m0, int n0, int tid, int leader,
+                                                      int use_tma_store)
+{
+    if (use_tma_store) {
+        int stores = 0;   /* sub-tiles stored in this turn: picks the D buffer */
+#pragma unroll
+        for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
+#pragma unroll
+            for (int j = 0; j < EPI_CHUNKS; ++j, ++stores) {
+                const int b = stores % EPI_BUFS;
+                /* WAR on the buffer: the store issued from it two sub-tiles
+                 * ago must have finished READING it.  Only the thread that
+                 * committed a bulk group can wait for it, so the leader
+                 * waits and a barrier tells the other 127 threads. */
+                if (leader) tma_store_wait_read(EPI_BUFS - 1);
+                named_bar_sync(BAR_STORE + c, WG_THREADS, "epilogue");
+                unsigned char *buf = sm->d_ptr + b * EPI_SUB_BYTES;
+#pragma unroll
+                for (int i = 0; i < EPI_REGS; i += 2) {
+                    const int r = EPI_REGS * j + i;
+                    const __nv_bfloat162 v = __floats2bfloat162_rn(acc[mb][r], acc[mb][r + 1]);
+                    *(__nv_bfloat162 *)(buf + sw128_acc_pair_offset(tid, i)) = v;
+                }
+                /* RAW across proxies: these st.shared are generic-proxy
+                 * writes and the TMA store reads through the async proxy.
+                 * Each writing thread fences its own writes, then the
+                 * barrier gathers them before the one thread stores. */
+                fence_proxy_async_smem();
+                named_bar_sync(BAR_STORE + c, WG_THREADS, "epilogue");
+                if (leader) {
+                    tma_store_2d(map_d, n0 + EPI_COLS * j, m0 + 64 * mb, sm->d + b * EPI_SUB_BYTES);
+                    tma_store_commit_group();
+                }
+            }
+        /* Hand the buffers over only once my stores have read them:
+         * the partner's first st.shared would otherwise race the TMA
+         * unit.  Only the committing thread can wait. */
+        if (leader) tma_store_wait_read(0);
+    } else {
+        /* N % 8 != 0: D's rows are not 16-byte aligned, which a tensor map
+         * requires; write straight from the registers, masked. */
+#pragma unroll
+        for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
+#pragma unroll
+            for (int i = 0; i < ACC_REGS; i += 2)
+                gemm_store_pair(D, M, N, m0 + 64 * mb + wgmma_acc_row(tid, i),
+                                n0 + wgmma_acc_col(tid, i), acc[mb][i], acc[mb][i + 1]);
+    }
+}
+
+/* ---- consumer role: every other piece of the walk, in turns with the partner -
+ * Consumer c (warpgroup c + 1) takes pieces c, c+2, c+4 ... of this CTA's
+ * walk (a piece: a k-range of a streamed tile, or a whole tile).  The
+ * producer loads every piece in order, so c's pipeline states start c
+ * pieces into the ring and skip the partner's piece after every one. */
+static __device__ __forceinline__ void consumer_tiles(const CUtensorMap *map_d,
+                                                      __nv_bfloat16 *__restrict__ D, int M, int N,
+                                                      const smem_ring *sm, int stages,
+                                                      const stream_k_params *sk,
+                                                      const tile_sched *sched, int use_tma_store,
+                                                      int c, trace_clock *clk, int plant_bug)
+{
+    (void)plant_bug;
+    const int tid = (int)threadIdx.x % WG_THREADS;   /* thread in the warpgroup */
+    /* The one thread that releases slots and writes trace records.  tid == 0
+     * rather than elect_one_sync(): the whole warpgroup reaches every use
+     * together (the loop bounds are uniform), so any fixed thread serves, and
+     * a constant test costs no instruction.  (elect.sync over a converged
+     * warp also picks one fixed lane, lane 0 in practice; the PTX ISA
+     * promises only that the choice is deterministic.)  The producer uses
+     * elect_one_sync because its other lanes leave right after.  The same
+     * thread issues the epilogue's TMA stores. */
+    const int leader = tid == 0;
+    if (leader && use_tma_store) tma_prefetch_map(map_d);
+
+    /* Kick-off: consumer 0 goes first.  Consumer 1 opens consumer 0's two
+     * turns once, as if it had just finished a tile before consumer 0's
+     * first.  (The partner kicks, not consumer 0 itself: a warp must not
+     * arrive on a barrier and then use the same id again before it
+     * completed.) */
+    if (c == 1) {
+#ifdef COURSE_DEBUG
+        if (!PLANTED(plant_bug, BUG_SKIP_NAMED_ARRIVE))
+#endif
+            pingpong_pass_turn(BAR_MMA, c);
+        pingpong_pass_turn(BAR_EPI, c);
+    }
+
+    float acc[WG_M_BLOCKS][ACC_REGS];
+    const sk_plan *plan = &sk->plan;
+    pipeline_state read_state = pipeline_consumer_start((uint32_t)stages);
+    sk_walk wk = sk_walk_start(plan, (int)blockIdx.x);
+    if (c == 1) skip_piece(plan, &wk, &read_state);   /* consumer 1 skips 0's first piece */
+    pipeline_state release_state = read_state;
+    int reads = 0;      /* k-tiles consumed by this warpgroup (trace, planted bug) */
+    while (sk_walk_valid(plan, &wk)) {
+        const sk_work pc = sk_walk_work(plan, &wk);
+        int tm, tn;
+        tile_sched_coords(sched, pc.tile, &tm, &tn);
+        /* Does the partner have a piece after this one?  If not, it has left
+         * (or will): passing it a turn would leave an arrive nobody
+         * matches, so skip it. */
+        sk_walk next = wk;
+        sk_walk_next(plan, &next);
+        const int partner_next = sk_walk_valid(plan, &next);
+
+        /* My turn on the tensor cores: the partner has issued its last
+         * wgmma of the previous tile (or this is consumer 0's first tile). */
+        pingpong_wait_turn(BAR_MMA, c, "pingpong mma");
+        consumer_mainloop(acc, sm, c, pc.k_begin, pc.k_end, &read_state, &release_state, &reads,
+                          leader, partner_next, clk, plant_bug);
+        /* Skip the partner's piece: my next one follows it in the ring. */
+        wk = next;
+        skip_piece(plan, &wk, &read_state);
+        release_state = read_state;
+
+        /* The fixup, outside both turns: neither a writer's store nor an
+         * owner's wait holds a barrier the partner needs (README.md). */
+        const int writes = fixup_piece(acc, sk, &pc, c, tid, plant_bug);
+        if (writes || sk_work_waits(plan, &pc)) CLOCK_SPAN(clk, leader, TP_FIXUP, pc.tile);
+
+        /* The epilogue runs under the partner's mainloop, in its own turn (a
+         * writer takes and passes it unused: the turns alternate strictly). */
+        pingpong_wait_turn(BAR_EPI, c, "pingpong epilogue");
+        CLOCK_SPAN(clk, leader, TP_CONSUMER_WAIT, reads);
+        if (!writes)
+            epilogue_store(map_d, D, M, N, acc, sm, c, tm * BM, tn * BN, tid, leader, use_tma_store);
+        if (partner_next) pingpong_pass_turn(BAR_EPI, c);
+        CLOCK_SPAN(clk, leader, TP_EPILOGUE, pc.tile);
+    }
+    /* The last stores must have read shared memory before the CTA exits and
+     * its shared memory goes to another CTA (and written D before the kernel
+     * counts as done). */
+    if (leader && use_tma_store) tma_store_wait_all();
+}
+
+/* ---- the CTA: roles, register split, barriers ---------------------------------
+ * Warpgroup 0 produces, warpgroups 1..CONSUMER_WGS consume.  `traced` is a
+ * constant in each of the two kernels below, so the one every timed launch
+ * runs has no trace code in it at all (no timer reads, no calls, no branches
+ * in the k loop). */
 static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const CUtensorMap *map_b,
                                                 const CUtensorMap *map_d,
                                                 __nv_bfloat16 *__restrict__ D, int M, int N,
-                                                int K, int stages, gemm_params prm,
-                                                trace_ctx tr, int plant_bug, const int traced)
+                                                int K, int stages, gemm_params params,
+                                                stream_k_params sk, trace_ctx tr, int plant_bug,
+                                                const int traced)
 {
-    extern __shared__ unsigned char smem_raw[];
-    /* Align the shared-window address (the one TMA and wgmma see). */
-    const uint32_t raw = smem_u32(smem_raw);
-    unsigned char *smem = smem_raw + ((SMEM_ALIGN - (raw & (SMEM_ALIGN - 1))) & (SMEM_ALIGN - 1));
-    const uint32_t sA = smem_u32(smem);
-    const uint32_t sB = sA + (uint32_t)stages * A_STAGE_BYTES;
-    const uint32_t sD = sA + (uint32_t)stages * STAGE_BYTES;
-    unsigned char *sD_ptr = smem + (size_t)stages * STAGE_BYTES;
-    uint64_t *full = (uint64_t *)(sD_ptr + EPI_BYTES);
-    uint64_t *empty = full + stages;
-
+    const smem_config layout = SMEM_CONFIG;
+    const smem_ring sm = smem_ring_carve(layout, stages);
     /* Role tests must be uniform per warp (and per warpgroup for wgmma and
      * setmaxnreg): read the warpgroup index through a shuffle so the
      * compiler knows. */
     const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x / WG_THREADS, 0);
-    const tile_sched sched = prm.sched;
-    (void)plant_bug;
-    (void)K;   /* the plan carries the k-tile count */
+    const tile_sched sched = params.sched;
+    (void)K;   /* the plan holds the k-tiles (the last may be partial, zero-filled) */
 
     /* Barrier counts:
      *   full[s]  = 1: one arrival per phase, the producer's arrive.expect_tx.
@@ -340,275 +630,30 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
      *     its cluster-less path lets every consumer thread arrive.) */
     if (threadIdx.x == 0) {
         for (int s = 0; s < stages; ++s) {
-            mbar_init(&full[s], 1);
-            mbar_init(&empty[s], 1);
+            mbar_init(&sm.full[s], 1);
+            mbar_init(&sm.empty[s], 1);
         }
         named_bar_init();
         mbar_fence_init();
     }
     __syncthreads();   /* nobody waits on, arrives at or TMA-signals an uninitialized barrier */
 
-    /* Timeline: one writer per warpgroup; spans follow each other, each
-     * ending where the next begins. */
-    uint64_t t = traced ? trace_now() : 0;
-#define SPAN(writer, phase, index)                                 \
-    do {                                                           \
-        if (traced) TRACE_SPAN(tr, (writer), wg, phase, index, t); \
-    } while (0)
+    /* Timeline: one writer per warpgroup. */
+    trace_clock clk = trace_clock_start(tr, wg, traced);
 
     if (wg == 0) {
-        /* ---- producer ------------------------------------------------------
-         * One thread issues everything; the other 127 have nothing to do and
-         * leave.  elect_one_sync needs the whole warp, so warp 0 calls it
-         * before any lane is excluded.  Before that all four warps give
-         * their registers back (setmaxnreg is per warpgroup).  The thread
-         * walks this CTA's tiles and their k-tiles as ONE sequence: the ring
-         * does not know where a tile ends. */
+        /* Give the registers back first (setmaxnreg is per warpgroup), then
+         * one thread issues everything; the other 127 leave.  elect_one_sync
+         * needs the whole warp, so warp 0 calls it before any lane is
+         * excluded. */
         REGS_DEC(PRODUCER_REGS);
-        if (threadIdx.x / 32 == 0 && elect_one_sync()) {
-            tma_prefetch_map(map_a);
-            tma_prefetch_map(map_b);
-            pipeline_state w = pipeline_producer_start((uint32_t)stages);
-#ifdef COURSE_DEBUG
-            if (PLANTED(plant_bug, BUG_PRODUCER_PHASE0)) w.phase = 0;   /* the classic: first acquire never passes */
-#endif
-            int loads = 0;   /* k-tiles issued by this CTA, for the planted bug and the trace */
-            for (sk_walk wk = sk_walk_start(&prm.plan, (int)blockIdx.x); sk_walk_valid(&prm.plan, &wk);
-                 sk_walk_next(&prm.plan, &wk)) {
-                const sk_work pc = sk_walk_work(&prm.plan, &wk);
-                int tm, tn;
-                tile_sched_coords(&sched, pc.tile, &tm, &tn);
-                const int m0 = tm * BM, n0 = tn * BN;
-                for (int kt = pc.k_begin; kt < pc.k_end; ++kt, ++loads) {
-                    /* acquire: the slot's previous contents were fully read (WAR). */
-                    producer_acquire(empty, w.index, w.phase);
-                    SPAN(1, TP_PRODUCER_ACQUIRE, loads);
-                    /* "commit" in TMA form: one arrival plus the bytes to expect.
-                     * The count is the FULL box of A plus the full box of B, even
-                     * when the box hangs over the matrix edge (M, N or K not a
-                     * multiple of the tile): TMA writes zeros for the outside
-                     * elements and counts them like the others.  Counting only
-                     * in-bounds bytes would leave the tx-count above 0 forever.
-                     * Announcing before issuing is CUTLASS's order; the reverse is
-                     * also legal (tx-count may go negative within a phase). */
-                    uint64_t *bar = &full[w.index];
-#ifdef COURSE_DEBUG
-                    if (!(PLANTED(plant_bug, BUG_SKIP_COMMIT) && loads == 1))
-#endif
-                        mbar_arrive_expect_tx(bar, STAGE_BYTES);
-                    /* Coordinates innermost first: {k, row}. */
-                    tma_load_2d(sA + w.index * A_STAGE_BYTES, map_a, kt * BK, m0, smem_u32(bar));
-                    tma_load_2d(sB + w.index * B_STAGE_BYTES, map_b, kt * BK, n0, smem_u32(bar));
-                    SPAN(1, TP_PRODUCER_LOAD, loads);
-                    pipeline_advance(&w);
-                }
-            }
-        }
-        /* No producer tail needed: without clusters no other CTA arrives on
-         * our barriers, and the consumers keep the CTA alive until every
-         * byte issued above has landed (they wait for it). */
+        if (threadIdx.x / 32 == 0 && elect_one_sync())
+            producer_load_tiles(map_a, map_b, &sm, stages, &sk.plan, &sched, &clk, plant_bug);
         return;
     }
-
-    /* ---- consumers -----------------------------------------------------------
-     * Warpgroup c (0 or 1) takes pieces c, c+2, c+4 ... of this CTA's walk.
-     * Its pipeline states start c pieces into the ring. */
     REGS_INC(CONSUMER_REGS);
-    const int c = wg - 1;
-    const int tid = (int)threadIdx.x % WG_THREADS;   /* thread in the warpgroup */
-    /* The one thread that releases slots and writes trace records.  tid == 0
-     * rather than elect_one_sync(): the whole warpgroup reaches every use
-     * together (the loop bounds are uniform), so any fixed thread serves, and
-     * a constant test costs no instruction.  (elect.sync over a converged
-     * warp also picks one fixed lane, lane 0 in practice; the PTX ISA
-     * promises only that the choice is deterministic.)  The producer uses
-     * elect_one_sync because its other lanes leave right after.  The same
-     * thread issues the epilogue's TMA stores. */
-    const int writer = tid == 0;
-    const int bar_mma = BAR_MMA_WG1 + c, bar_mma_partner = BAR_MMA_WG1 + (c ^ 1);
-    const int bar_epi = BAR_EPI_WG1 + c, bar_epi_partner = BAR_EPI_WG1 + (c ^ 1);
-    const int bar_store = BAR_STORE_WG1 + c;
-    if (writer && prm.use_tma_store) tma_prefetch_map(map_d);
-
-    /* Kick-off: WG 1 goes first.  WG 2 opens WG 1's two barriers once, as
-     * if it had just finished a tile before WG 1's first.  (The partner
-     * kicks, not WG 1 itself: a warp must not arrive on a barrier and then
-     * use the same id again before it completed.) */
-    if (c == 1) {
-#ifdef COURSE_DEBUG
-        if (!PLANTED(plant_bug, BUG_SKIP_NAMED_ARRIVE))
-#endif
-            named_bar_arrive(BAR_MMA_WG1, PINGPONG_THREADS);
-        named_bar_arrive(BAR_EPI_WG1, PINGPONG_THREADS);
-    }
-
-    float acc[WG_M_BLOCKS][ACC_REGS];
-    const sk_plan *plan = &prm.plan;
-    pipeline_state rd = pipeline_consumer_start((uint32_t)stages);   /* slot to read */
-    sk_walk wk = sk_walk_start(plan, (int)blockIdx.x);
-    if (c == 1) {   /* WG 2 skips WG 1's first piece */
-        pipeline_advance_by(&rd, (uint32_t)piece_ktiles(plan, &wk));
-        sk_walk_next(plan, &wk);
-    }
-    pipeline_state rel = rd;                                         /* slot to release */
-    int reads = 0;      /* k-tiles consumed by this warpgroup (trace, planted bug) */
-    while (sk_walk_valid(plan, &wk)) {
-        const sk_work pc = sk_walk_work(plan, &wk);
-        int tm, tn;
-        tile_sched_coords(&sched, pc.tile, &tm, &tn);
-        const int m0 = tm * BM, n0 = tn * BN;
-
-        /* Does the partner have a piece after this one?  If not, it has left
-         * (or will): arriving on its barrier would leave an arrive nobody
-         * matches, so skip it. */
-        sk_walk next = wk;
-        sk_walk_next(plan, &next);
-        const int partner_next = sk_walk_valid(plan, &next);
-
-        /* My turn on the tensor cores: the partner has issued its last
-         * wgmma of the previous tile (or this is WG 1's first tile). */
-        named_bar_sync(bar_mma, PINGPONG_THREADS, "pingpong mma");
-        for (int kt = pc.k_begin; kt < pc.k_end; ++kt, ++reads) {
-            /* wait: the TMA bytes of k-tile kt have landed.  Every consumer
-             * thread waits (acquire): the data is then visible to the wgmmas
-             * this warpgroup issues, with no proxy fence (TMA writes and wgmma
-             * reads are both async-proxy, and complete_tx releases them). */
-            consumer_wait(full, rd.index, rd.phase);
-            SPAN(writer, TP_CONSUMER_WAIT, reads);
-
-            /* Descriptors of B's BN rows in the slot and, in the loop below, of
-             * each m64 block of A; each k16 step moves 32 bytes along the rows. */
-            const uint64_t db = wgmma_desc_k_major_sw128(sB + rd.index * B_STAGE_BYTES);
-            wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
-            wgmma_fence();   /* the previous tile's epilogue read acc before these wgmmas */
-            /* scale-d = 0 on a tile's first k16 step: D = A.B overwrites
-             * whatever the registers held (the previous tile's results), so
-             * no zeroing pass is needed. */
-#pragma unroll
-            for (int kk = 0; kk < KSTEPS; ++kk)
-#pragma unroll
-                for (int mb = 0; mb < WG_M_BLOCKS; ++mb) {
-                    const uint64_t da = wgmma_desc_k_major_sw128(
-                        sA + rd.index * A_STAGE_BYTES + mb * 64 * WGMMA_SW128_ROW_BYTES);
-                    wgmma_tile_k16(acc[mb], wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
-                                   wgmma_desc_advance(db, kk * WGMMA_K16_BYTES), kt > pc.k_begin || kk > 0);
-                }
-            wgmma_commit_group();
-            SPAN(writer, TP_CONSUMER_COMPUTE, reads);
-
-            /* release, one k-tile late.  After issuing k-tile kt's group, wait
-             * until at most 1 group is pending: k-tile kt-1's wgmmas are then
-             * complete, so nothing reads slot (kt-1) any more and it can go back
-             * to the producer, while k-tile kt's wgmmas keep the tensor cores
-             * busy during the wait for k-tile kt+1.  Releasing slot kt here
-             * instead would be a WAR race: its wgmmas may still be reading when
-             * TMA overwrites it.  (The alternative, wait_group(0) then release
-             * slot kt, is also correct but drains the tensor-core queue every
-             * k-tile: README exercise.)  This is why a ring needs >= 2 slots.
-             * At a tile's first k-tile the slot to release is the previous
-             * tile's last, which the drain below already handed back: nothing
-             * to release then. */
-            wgmma_wait_group(1);
-            wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
-            if (kt > pc.k_begin) {
-#ifdef COURSE_DEBUG
-                if (!(PLANTED(plant_bug, BUG_SKIP_RELEASE) && reads == 1))
-#endif
-                    if (writer) consumer_release(empty, rel.index);
-                pipeline_advance(&rel);
-            }
-            SPAN(writer, TP_CONSUMER_RELEASE, reads);
-            pipeline_advance(&rd);
-        }
-        /* Every wgmma of this tile is issued: hand the tensor cores over
-         * now, before waiting for them to finish, so the partner's first
-         * wgmmas queue right behind my last ones. */
-        if (partner_next) named_bar_arrive(bar_mma_partner, PINGPONG_THREADS);
-        /* Drain: the last k-tile's wgmmas must finish before the accumulators
-         * are read (reading them earlier is undefined), then hand its slot back
-         * at once, so the producer can refill it during the epilogue. */
-        wgmma_wait_group(0);
-        wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
-        if (writer) consumer_release(empty, rel.index);
-        /* Skip the partner's piece: its k-tiles are the next in the ring. */
-        pipeline_advance_by(&rd, (uint32_t)piece_ktiles(plan, &next));
-        rel = rd;
-
-        /* ---- fixup: outside both turns ------------------------------------
-         * The partner already has the tensor cores; a writer stores its
-         * partial and an owner waits for and adds the others' before taking
-         * the epilogue turn, so neither holds a barrier the partner needs. */
-        const int writes = sk_work_writes(plan, &pc);
-        if (writes)
-            fixup_write_partial(acc, prm.partials + (size_t)blockIdx.x * PARTIAL_F4 * WG_THREADS,
-                                &prm.flags[blockIdx.x], prm.epoch, tid, bar_store, plant_bug);
-        else if (sk_work_waits(plan, &pc))
-            fixup_add_partials(acc, &prm, (int)blockIdx.x, pc.tile, tid, bar_store);
-        if (writes || sk_work_waits(plan, &pc)) SPAN(writer, TP_FIXUP, pc.tile);
-
-        /* ---- epilogue: under the partner's mainloop ----------------------
-         * A writer has no tile to store but still takes and passes its turn:
-         * the turns alternate strictly. */
-        named_bar_sync(bar_epi, PINGPONG_THREADS, "pingpong epilogue");
-        SPAN(writer, TP_CONSUMER_WAIT, reads);
-        if (!writes && prm.use_tma_store) {
-            int stores = 0;   /* sub-tiles stored in this turn: picks the D buffer */
-            /* Sub-tile j = columns 64j .. 64j+63 = accumulators 32j .. 32j+31
-             * (wgmma_acc_col: register i is in column 8(i/4) + ...). */
-#pragma unroll
-            for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
-#pragma unroll
-                for (int j = 0; j < EPI_CHUNKS; ++j, ++stores) {
-                    const int b = stores % EPI_BUFS;
-                    /* WAR on the buffer: the store issued from it two sub-tiles
-                     * ago must have finished READING it.  Only the thread that
-                     * committed a bulk group can wait for it, so the writer
-                     * waits and a barrier tells the other 127 threads. */
-                    if (writer) tma_store_wait_read(EPI_BUFS - 1);
-                    named_bar_sync(bar_store, WG_THREADS, "epilogue");
-                    unsigned char *buf = sD_ptr + b * EPI_SUB_BYTES;
-#pragma unroll
-                    for (int i = 0; i < EPI_REGS; i += 2) {
-                        const int r = EPI_REGS * j + i;
-                        const __nv_bfloat162 v = __floats2bfloat162_rn(acc[mb][r], acc[mb][r + 1]);
-                        *(__nv_bfloat162 *)(buf + sw128_acc_pair_offset(tid, i)) = v;
-                    }
-                    /* RAW across proxies: these st.shared are generic-proxy
-                     * writes and the TMA store reads through the async proxy.
-                     * Each writing thread fences its own writes, then the
-                     * barrier gathers them before the one thread stores. */
-                    fence_proxy_async_smem();
-                    named_bar_sync(bar_store, WG_THREADS, "epilogue");
-                    if (writer) {
-                        tma_store_2d(map_d, n0 + EPI_COLS * j, m0 + 64 * mb, sD + b * EPI_SUB_BYTES);
-                        tma_store_commit_group();
-                    }
-                }
-            /* Hand the buffers over only once my stores have read them:
-             * the partner's first st.shared would otherwise race the TMA
-             * unit.  Only the committing thread can wait. */
-            if (writer) tma_store_wait_read(0);
-        } else if (!writes) {
-            /* N % 8 != 0: D's rows are not 16-byte aligned, which a tensor map
-             * requires; write straight from the registers, masked. */
-#pragma unroll
-            for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
-#pragma unroll
-                for (int i = 0; i < ACC_REGS; i += 2)
-                    gemm_store_pair(D, M, N, m0 + 64 * mb + wgmma_acc_row(tid, i),
-                                    n0 + wgmma_acc_col(tid, i), acc[mb][i], acc[mb][i + 1]);
-        }
-        if (partner_next) named_bar_arrive(bar_epi_partner, PINGPONG_THREADS);
-        SPAN(writer, TP_EPILOGUE, pc.tile);
-        /* My next piece is the one after the partner's. */
-        wk = next;
-        sk_walk_next(plan, &wk);
-    }
-    /* The last stores must have read shared memory before the CTA exits and
-     * its shared memory goes to another CTA (and written D before the kernel
-     * counts as done). */
-    if (writer && prm.use_tma_store) tma_store_wait_all();
-#undef SPAN
+    consumer_tiles(map_d, D, M, N, &sm, stages, &sk, &sched, params.use_tma_store, wg - 1, &clk,
+                   plant_bug);
 }
 
 /* Tensor maps by value, as __grid_constant__ parameters: the kernel then
@@ -618,9 +663,10 @@ __global__ void __launch_bounds__(THREADS, 1)
 stream_k_kernel(const __grid_constant__ CUtensorMap map_a,
                 const __grid_constant__ CUtensorMap map_b,
                 const __grid_constant__ CUtensorMap map_d, __nv_bfloat16 *__restrict__ D, int M,
-                int N, int K, int stages, gemm_params prm, trace_ctx tr, int plant_bug)
+                int N, int K, int stages, gemm_params params, stream_k_params sk, trace_ctx tr,
+                int plant_bug)
 {
-    gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, prm, tr, plant_bug, 0);
+    gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, params, sk, tr, plant_bug, 0);
 }
 
 /* The traced copy is a separate kernel rather than a branch inside one, so
@@ -632,144 +678,117 @@ stream_k_kernel(const __grid_constant__ CUtensorMap map_a,
  * "wgmma pipeline crossing function boundary".  Check -Xptxas -v. */
 __global__ void __launch_bounds__(THREADS, 1)
 stream_k_kernel_traced(const __grid_constant__ CUtensorMap map_a,
-                       const __grid_constant__ CUtensorMap map_b,
+                         const __grid_constant__ CUtensorMap map_b,
                        const __grid_constant__ CUtensorMap map_d, __nv_bfloat16 *__restrict__ D,
-                       int M, int N, int K, int stages, gemm_params prm, trace_ctx tr,
-                       int plant_bug)
+                       int M, int N, int K, int stages, gemm_params params, stream_k_params sk,
+                       trace_ctx tr, int plant_bug)
 {
-    gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, prm, tr, plant_bug, 1);
+    gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, params, sk, tr, plant_bug, 1);
 }
 
-/* ---- host ------------------------------------------------------------------- */
+/* ---- host: the stream-K plan, the workspace, a cooperative launch -----------
+ * Step 07's persistent plan (tensor maps, tile walk: common/gemm_launch.cuh)
+ * plus the stream-K plan; the kernel takes one more parameter
+ * (stream_k_params), so this step writes its own prepare and launch from the
+ * same pieces. */
+static const gemm_launch_desc LAUNCH = {
+    .step = STEP_ID,
+    .kernel = (const void *)stream_k_kernel,
+    .kernel_traced = (const void *)stream_k_kernel_traced,
+    .threads = THREADS,
+    .smem = SMEM_CONFIG,
+    .min_stages = MIN_STAGES,
+    .cluster = 1,
+    /* every CTA resident, or the launch fails: an owner spins on a writer's
+     * flag, which a CTA waiting for an SM would never raise */
+    .cooperative = 1,
+    .bm = BM, .bn = BN, .bk = BK,
+    .d_rows = EPI_ROWS, .d_cols = EPI_COLS,
+};
 
-/* What prepare builds once per buffer set: three tensor maps and the walk.  Heap
- * memory, 128-byte aligned (the driver wants a 64-byte aligned map). */
 typedef struct {
-    CUtensorMap a, b, d;
-    gemm_params prm;
-    int grid;
-} gemm_plan;
+    gemm_persistent_plan base;   /* maps, walk, (grid unused: the plan's units) */
+    stream_k_params sk;
+} stream_k_plan;
 
-static void encode_or_exit(CUtensorMap *map, const tma_2d_desc *d, const char *what)
+/* The plan for these operands: T tiles of KT k-tiles on #SMs CTAs, --mode. */
+static sk_plan stream_k_plan_of(const gemm_operands *op)
 {
-    char msg[320];   /* room for tma.c's longest message; longer ones are cut, never overrun */
-    const int rc = tma_encode_2d_bf16(map, d, msg, sizeof msg);
-    if (rc == TMA_OK) return;
-    fprintf(stderr, "step" STEP_ID ": cannot describe %s to TMA: %s\n", what, msg);
-    exit(rc == TMA_ERR_DRIVER ? EXIT_NO_DEVICE : EXIT_BAD_ARGS);
-}
-
-static void *prepare_plan(const gemm_operands *op)
-{
-    gemm_plan *p = (gemm_plan *)aligned_alloc(128, sizeof(gemm_plan));
-    if (!p) {
-        fprintf(stderr, "step" STEP_ID ": out of host memory\n");
-        exit(EXIT_WRONG);
-    }
-    memset(p, 0, sizeof *p);
-    /* A[M][K]: boxes of 64 k x BM rows.  B[N][K]: 64 k x BN rows.  Both
-     * SWIZZLE_128B: the layout wgmma_desc_k_major_sw128 describes. */
-    const tma_2d_desc da = tma_2d_bf16_row_major(op->a, (uint64_t)op->m, (uint64_t)op->k, BM, BK,
-                                                 TMA_SWIZZLE_128B);
-    const tma_2d_desc db = tma_2d_bf16_row_major(op->b, (uint64_t)op->n, (uint64_t)op->k, BN, BK,
-                                                 TMA_SWIZZLE_128B);
-    encode_or_exit(&p->a, &da, "A");
-    encode_or_exit(&p->b, &db, "B");
-    /* D: 64 x 64 store boxes in the same 128B swizzle the epilogue writes.
-     * A tensor map needs 16-byte row strides: N % 8 == 0.  Otherwise the
-     * epilogue stores from registers and map d stays unused (zeros). */
-    p->prm.use_tma_store = op->n % 8 == 0;
-    if (p->prm.use_tma_store) {
-        const tma_2d_desc dd = tma_2d_bf16_row_major(op->d, (uint64_t)op->m, (uint64_t)op->n,
-                                                     EPI_ROWS, EPI_COLS, TMA_SWIZZLE_128B);
-        encode_or_exit(&p->d, &dd, "D");
-    }
-    const int tiles_m = (op->m + BM - 1) / BM, tiles_n = (op->n + BN - 1) / BN;
-    /* The tiles whose loads run at the same time are still one per SM: a
-     * CTA's two warpgroups take their tiles' k-tiles one after the other. */
-    const int along_n = tile_sched_pick_along_n(tiles_m, tiles_n, BM, BN, op->group, op->num_sms);
-    p->prm.sched = tile_sched_make(op->m, op->n, BM, BN, op->group, along_n);
-    /* One CTA per SM (a unit of the stream-K plan), or fewer when there is
-     * less work; the plan says how many and which tiles are streamed. */
+    const int tiles = ((op->m + BM - 1) / BM) * ((op->n + BN - 1) / BN);
     static_assert((int)GEMM_MODE_DP == (int)SK_MODE_DP && (int)GEMM_MODE_SK == (int)SK_MODE_SK,
                   "--mode values are the scheduler's");
-    p->prm.plan = sk_plan_make(p->prm.sched.num_tiles, (op->k + BK - 1) / BK, op->num_sms, op->mode);
-    p->grid = p->prm.plan.units;
-    /* The CSV's mode column: what ran, auto's choice resolved. */
-    op->report->mode = p->prm.plan.sk_tiles == 0 ? "dp" : op->mode == GEMM_MODE_SK ? "sk" : "sk_l2";
-    /* Workspace: a partial tile and a flag per CTA, zeroed once (the flags
-     * hold launch numbers, never reset: fixup.cuh).  None when nothing is
-     * streamed. */
-    const size_t ws = p->prm.plan.sk_tiles ? (size_t)p->grid * (PARTIAL_BYTES + sizeof(uint32_t)) : 0;
-    if (ws) {
-        CUDA_CHECK(cudaMalloc((void **)&p->prm.partials, ws));
-        CUDA_CHECK(cudaMemset(p->prm.partials, 0, ws));
-        p->prm.flags = (uint32_t *)((char *)p->prm.partials + (size_t)p->grid * PARTIAL_BYTES);
-    }
+    return sk_plan_make(tiles, (op->k + BK - 1) / BK, op->num_sms, op->mode);
+}
+
+/* The harness allocates this once per run: a partial tile and a flag per
+ * CTA when anything is streamed, nothing otherwise. */
+static size_t stream_k_workspace_bytes(const gemm_operands *op)
+{
+    const sk_plan plan = stream_k_plan_of(op);
+    return plan.sk_tiles ? (size_t)plan.units * (PARTIAL_BYTES + sizeof(uint32_t)) : 0;
+}
+
+static void *stream_k_prepare(const gemm_operands *op)
+{
+    stream_k_plan *p = (stream_k_plan *)gemm_plan_alloc(sizeof *p, STEP_ID);
+    gemm_persistent_plan *base = (gemm_persistent_plan *)gemm_persistent_prepare(op);
+    p->base = *base;
+    gemm_plan_free(base);
+    p->sk.plan = stream_k_plan_of(op);
+    /* The CSV's mode column: what runs, auto's choice resolved. */
+    op->report->mode = p->sk.plan.sk_tiles == 0 ? "dp" : op->mode == GEMM_MODE_SK ? "sk" : "sk_l2";
     static int told = 0;   /* once per run, not per rotation set */
     if (!told++)
         printf("stream-K plan: %d tiles x %d k-tiles on %d CTAs: %d streamed (%d-%d k-tiles per CTA), "
                "%d data-parallel; workspace %zu bytes\n",
-               p->prm.plan.tiles, p->prm.plan.kt, p->grid, p->prm.plan.sk_tiles, p->prm.plan.sk_base,
-               p->prm.plan.sk_base + (p->prm.plan.sk_extra > 0), p->prm.plan.tiles - p->prm.plan.sk_tiles,
-               ws);
+               p->sk.plan.tiles, p->sk.plan.kt, p->sk.plan.units, p->sk.plan.sk_tiles,
+               p->sk.plan.sk_base, p->sk.plan.sk_base + (p->sk.plan.sk_extra > 0),
+               p->sk.plan.tiles - p->sk.plan.sk_tiles, stream_k_workspace_bytes(op));
     return p;
 }
 
-static void release_plan(void *plan)
+static void stream_k_launch(const gemm_operands *op, cudaStream_t stream)
 {
-    gemm_plan *p = (gemm_plan *)plan;
-    if (p->prm.partials) CUDA_CHECK(cudaFree(p->prm.partials));
-    free(plan);
-}
-
-/* The whole dynamic shared memory: ring, epilogue buffers, barriers, alignment slack. */
-static size_t ring_bytes(int stages) { return (size_t)SMEM_BYTES(stages); }
-
-static void launch_gemm(const gemm_operands *op, cudaStream_t stream)
-{
-    /* Above 48 KiB of dynamic shared memory a kernel must opt in.  Done once,
-     * for the largest ring this device holds, so the timed loop does not pay
-     * for it; a ring the device cannot hold is refused here, by name. */
-    static int opted_in = 0;
-    if (!opted_in) {
-        const int fit = smem_stages_that_fit(op->smem_optin, SMEM_PER_STAGE, EPI_BYTES, SMEM_ALIGN, 8);
-        gemm_require_stages(op, STEP_ID, MIN_STAGES, fit, ring_bytes);
-        CUDA_CHECK(cudaFuncSetAttribute(stream_k_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        SMEM_BYTES(fit)));
-        CUDA_CHECK(cudaFuncSetAttribute(stream_k_kernel_traced,
-                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        SMEM_BYTES(fit)));
-        opted_in = 1;
-    }
-    gemm_plan *p = (gemm_plan *)op->plan;
-    ++p->prm.epoch;   /* this launch's flags: no memset between launches */
-    /* Cooperative: the launch fails rather than start with a CTA that is
-     * not resident, whose partial a resident owner would wait for forever. */
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeCooperative;
-    attr[0].val.cooperative = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3((unsigned)p->grid);
-    cfg.blockDim = dim3(THREADS);
-    cfg.dynamicSmemBytes = SMEM_BYTES(op->stages);
-    cfg.stream = stream;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    CUDA_CHECK(cudaLaunchKernelEx(&cfg, TRACE_ON(op->trace) ? stream_k_kernel_traced : stream_k_kernel,
-                                  p->a, p->b, p->d, op->d, op->m, op->n, op->k, op->stages, p->prm,
-                                  op->trace, op->plant_bug));
-    CUDA_CHECK_LAUNCH();
+    stream_k_plan *p = (stream_k_plan *)op->plan;
+    /* partials first, flags after them; the harness's launch number */
+    p->sk.partials = (float4 *)op->workspace;
+    p->sk.flags = op->workspace ? (uint32_t *)((char *)op->workspace +
+                                               (size_t)p->sk.plan.units * PARTIAL_BYTES)
+                                : NULL;
+    p->sk.epoch = op->epoch;
+    void *args[] = {&p->base.a, &p->base.b, &p->base.d, (void *)&op->d, (void *)&op->m,
+                    (void *)&op->n, (void *)&op->k, (void *)&op->stages, &p->base.params, &p->sk,
+                    (void *)&op->trace, (void *)&op->plant_bug};
+    gemm_launch(op->launch, op, p->sk.plan.units, args, stream);
 }
 
 int main(int argc, char **argv)
 {
-    static const gemm_step step = {
-        STEP_ID, "stream_k",
-        "stream-K GEMM: the partial wave's k-tiles split evenly over the SMs, partial tiles "
-        "finished by a fixup through global memory; pingpong consumers, cooperative launch (" VARIANT ")",
-        VARIANT, MIN_STAGES, MAX_STAGES, DEFAULT_STAGES,
-        {9, 0, 1, "wgmma, setmaxnreg and TMA need an sm_90a (Hopper H100/H200) GPU"},
-        prepare_plan, release_plan, launch_gemm, 1 + CONSUMER_WGS, "warpgroup", 1, 1};
+    char variant[48], summary[240];
+    snprintf(variant, sizeof variant, "%dx%dx%d_stream_k", BM, BN, BK);
+    snprintf(summary, sizeof summary,
+             "stream-K GEMM: k-tiles of the partial wave split over the SMs, partial tiles finished "
+             "by a fixup through global memory; pingpong consumers, setmaxnreg %d/%d, cooperative "
+             "launch (%s)",
+             PRODUCER_REGS, CONSUMER_REGS, variant);
+    const gemm_step step = {
+        .step = STEP_ID,
+        .name = "stream_k",
+        .summary = summary,
+        .variant = variant,
+        .min_stages = MIN_STAGES,
+        .max_stages = MAX_STAGES,
+        .default_stages = DEFAULT_STAGES,
+        .need = {9, 0, 1, "wgmma, setmaxnreg and TMA need an sm_90a (Hopper H100/H200) GPU"},
+        .prepare = stream_k_prepare,
+        .release = gemm_plan_free,
+        .launch = stream_k_launch,
+        .trace_units = 1 + CONSUMER_WGS,
+        .trace_unit_kind = "warpgroup",
+        .has_group = 1,
+        .workspace_bytes = stream_k_workspace_bytes,
+        .launch_desc = &LAUNCH,
+        .has_mode = 1,
+    };
     return gemm_main(argc, argv, &step);
 }

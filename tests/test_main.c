@@ -20,6 +20,7 @@ Suite *tma_suite(void);
 Suite *wgmma_desc_suite(void);
 Suite *tile_scheduler_suite(void);
 Suite *epilogue_swizzle_suite(void);
+Suite *smem_layout_suite(void);
 Suite *stream_k_schedule_suite(void);
 /* tests/test_steps_gpu.c */
 Suite *cli_suite(int have_gpu);
@@ -37,6 +38,7 @@ int main(void)
     srunner_add_suite(sr, wgmma_desc_suite());
     srunner_add_suite(sr, tile_scheduler_suite());
     srunner_add_suite(sr, epilogue_swizzle_suite());
+    srunner_add_suite(sr, smem_layout_suite());
     srunner_add_suite(sr, stream_k_schedule_suite());
     srunner_add_suite(sr, cli_suite(have_gpu));
     int skipped = 0;

@@ -43,13 +43,21 @@ int main(int argc, char **argv)
     op.trace = trace_disabled(); op.mode = mode;
     gemm_report report = {"course", 1, ""};
     op.report = &report;
-    op.plan = prepare_plan(&op);
+    op.launch = &LAUNCH;
+    op.plan = stream_k_prepare(&op);
+    /* the harness's part: one zeroed workspace, a launch number per launch */
+    op.workspace_bytes = stream_k_workspace_bytes(&op);
+    if (op.workspace_bytes) {
+        CUDA_CHECK(cudaMalloc(&op.workspace, op.workspace_bytes));
+        CUDA_CHECK(cudaMemset(op.workspace, 0, op.workspace_bytes));
+    }
     unsigned short *first = (unsigned short *)malloc(sizeof(unsigned short) * nd);
     unsigned short *got = (unsigned short *)malloc(sizeof(unsigned short) * nd);
     int bad = 0;
     for (int r = 0; r < runs && !bad; ++r) {
         CUDA_CHECK(cudaMemset(d, 0xFF, sizeof(__nv_bfloat16) * nd));   /* NaN poison */
-        launch_gemm(&op, 0);
+        op.epoch = (unsigned)r + 1;
+        stream_k_launch(&op, 0);
         CUDA_CHECK(cudaDeviceSynchronize());
         CUDA_CHECK(cudaMemcpy(r ? got : first, d, sizeof(unsigned short) * nd, cudaMemcpyDeviceToHost));
         if (r == 0) continue;
@@ -65,6 +73,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < nd; ++i) nan += (first[i] & 0x7F80) == 0x7F80;
     printf("repeat_check %dx%dx%d mode %d: %d runs %s; %zu NaN/Inf in D\n", M, N, K, mode, runs,
            bad ? "DIFFER" : "bitwise identical", nan);
-    release_plan(op.plan);
+    gemm_plan_free(op.plan);
+    if (op.workspace) CUDA_CHECK(cudaFree(op.workspace));
     return bad || nan ? 1 : 0;
 }

@@ -1,0 +1,326 @@
+/* gemm_launch.cuh — the host glue every TMA/WGMMA step shares (steps 05+).
+ *
+ * A step describes its kernel once, in a gemm_launch_desc with designated
+ * initializers, and states only what differs; these functions do the rest:
+ *
+ *   static const gemm_launch_desc LAUNCH = {
+ *       .step = STEP_ID,
+ *       .kernel = (const void *)pingpong_kernel,
+ *       .kernel_traced = (const void *)pingpong_kernel_traced,
+ *       .threads = THREADS,
+ *       .smem = SMEM_CONFIG,            // smem_layout.h: the one layout
+ *       .min_stages = MIN_STAGES,
+ *       .cluster = 1,                   // CTAs per cluster (x); 0 or 1: none
+ *       .bm = BM, .bn = BN, .bk = BK,   // the TMA boxes of A and B
+ *       .d_rows = EPI_ROWS, .d_cols = EPI_COLS,   // the D store box (persistent)
+ *   };
+ *   gemm_step: .launch_desc = &LAUNCH; the harness passes it on as op->launch.
+ *
+ * Ready-made plans, for the two kernel conventions of the course (a step with
+ * other parameters writes its own prepare/launch from the pieces below):
+ *   one CTA per tile (step 05): kernel(map_a, map_b, D, M, N, K, stages, tr,
+ *     plant_bug); .prepare = gemm_tiled_prepare, .launch = gemm_tiled_launch;
+ *   persistent (steps 06+): kernel(map_a, map_b, map_d, D, M, N, K, stages,
+ *     gemm_params, tr, plant_bug); .prepare = gemm_persistent_prepare,
+ *     .launch = gemm_persistent_launch (grid from gemm_persistent_grid);
+ *   both: .release = gemm_plan_free.
+ *
+ * The pieces:
+ *   prepare (once per buffer set, before timing):
+ *     gemm_plan_alloc(bytes, STEP_ID)       128-byte aligned heap plan (tensor maps)
+ *     tma_encode_or_exit(&map, &desc, STEP_ID, "A")
+ *                                           exit 2 (shape) / 3 (driver) on failure
+ *     gemm_persistent_grid(&LAUNCH, op, tiles)
+ *                                           min(tiles, resident CTAs): #SMs, or
+ *                                           cudaOccupancyMaxActiveClusters x
+ *                                           cluster when clustered
+ *   launch (every timed launch):
+ *     void *args[] = {&p->a, &p->b, ...};   the kernel's parameters, in order
+ *     gemm_launch(&LAUNCH, op, grid, args, stream);
+ *       - the first call checks --stages against the device's opt-in limit
+ *         (exit 2 if fewer stages would fit, 3 if none) and opts both kernels
+ *         in to the largest ring that fits, so the timed loop pays nothing;
+ *       - picks the traced kernel when the harness asked for a trace
+ *         (TRACE_ON(op->trace)), else the timed one: both take the same args;
+ *       - asks for smem_layout_of(.smem, op->stages).total bytes;
+ *       - cluster <= 1 and no cooperative flag: cudaLaunchKernel, exactly what
+ *         <<<grid, threads, smem, stream>>> compiles to (plain stays plain);
+ *         otherwise cudaLaunchKernelExC with cudaLaunchAttributeClusterDimension
+ *         {cluster, 1, 1} (grid rounded by the caller to a multiple of it)
+ *         and/or cudaLaunchAttributeCooperative.
+ *
+ * What the harness provides for stream-K and other cross-CTA protocols
+ * (gemm_operands, filled by gemm_main):
+ *   op->workspace, op->workspace_bytes
+ *       device memory of step->workspace_bytes(op) bytes, allocated and zeroed
+ *       ONCE per run (not per launch), shared by every rotation set and
+ *       launch.  A kernel that needs it clean per launch must not rely on a
+ *       memset between launches: use the epoch.
+ *   op->epoch
+ *       1, 2, 3 ... : the harness increments it before every launch of the
+ *       step (checked, timed and traced alike).  Flags written as "epoch of
+ *       the launch that set me" need no reset: a flag from an earlier launch
+ *       simply holds a smaller number (0 = never written).
+ *
+ * C style on purpose: one struct, plain functions, no templates.  The kernel
+ * pointer is `const void *`, the type cudaLaunchKernel takes. */
+#ifndef COMMON_GEMM_LAUNCH_CUH
+#define COMMON_GEMM_LAUNCH_CUH
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include "smem_layout.h"
+#include "tile_scheduler.h"
+#include "tma.h"
+
+struct gemm_launch_desc {
+    const char *step;            /* STEP_ID, for messages */
+    const void *kernel;          /* the timed kernel */
+    const void *kernel_traced;   /* the same parameters, with trace code */
+    int threads;                 /* per CTA */
+    smem_config smem;            /* the step's shared-memory layout (stages at run time) */
+    int min_stages;              /* the smallest ring the protocol works with */
+    int cluster;                 /* CTAs per cluster along x; 0 or 1: no cluster */
+    int cooperative;             /* 1: launch with cudaLaunchAttributeCooperative */
+    /* The tile, for the persistent plan (gemm_persistent_prepare): the A box
+     * is bm x bk, the B box bn x bk, the D store box d_rows x d_cols. */
+    int bm, bn, bk, d_rows, d_cols;
+};
+
+/* The largest --stages this device holds (at most `cap`), from the layout. */
+static int gemm_stages_that_fit(const gemm_launch_desc *l, int smem_optin, int cap)
+{
+    return smem_layout_stages_that_fit(l->smem, smem_optin, cap);
+}
+
+/* Heap memory for a step's plan, 128-byte aligned (the driver wants a
+ * 64-byte aligned CUtensorMap), zeroed. */
+static void *gemm_plan_alloc(size_t bytes, const char *step)
+{
+    const size_t rounded = (bytes + 127) & ~(size_t)127;   /* aligned_alloc wants a multiple */
+    void *p = aligned_alloc(128, rounded);
+    if (!p) {
+        fprintf(stderr, "step%s: out of host memory\n", step);
+        exit(EXIT_WRONG);
+    }
+    memset(p, 0, rounded);
+    return p;
+}
+
+static void gemm_plan_free(void *plan)
+{
+    free(plan);
+}
+
+/* Encode a 2-D bf16 tensor map or exit: 2 when the shape cannot be described
+ * (tma.c says why), 3 when the driver entry point is missing. */
+static void tma_encode_or_exit(CUtensorMap *map, const tma_2d_desc *d, const char *step,
+                               const char *what)
+{
+    char msg[320];   /* room for tma.c's longest message; longer ones are cut, never overrun */
+    const int rc = tma_encode_2d_bf16(map, d, msg, sizeof msg);
+    if (rc == TMA_OK) return;
+    fprintf(stderr, "step%s: cannot describe %s to TMA: %s\n", step, what, msg);
+    exit(rc == TMA_ERR_DRIVER ? EXIT_NO_DEVICE : EXIT_BAD_ARGS);
+}
+
+/* Refuse a --stages the device cannot hold: exit 2 when a smaller ring would
+ * fit, 3 when not even the smallest does. */
+static void gemm_launch_require_stages(const gemm_launch_desc *l, const gemm_operands *op, int fit)
+{
+    if (op->stages <= fit) return;
+    if (fit >= l->min_stages) {
+        fprintf(stderr, "--stages: %d stages need %u bytes of shared memory; this device allows %d "
+                "per block: use --stages %d or fewer\n", op->stages,
+                smem_layout_of(l->smem, op->stages).total, op->smem_optin, fit);
+        exit(EXIT_BAD_ARGS);
+    }
+    fprintf(stderr, "step%s: this device allows %d bytes of shared memory per block; the smallest "
+            "ring (%d stages) needs %u\n", l->step, op->smem_optin, l->min_stages,
+            smem_layout_of(l->smem, l->min_stages).total);
+    exit(EXIT_NO_DEVICE);
+}
+
+/* Once per process: the stage check and the dynamic-smem opt-in (above
+ * 48 KiB a kernel must opt in), for the largest ring this device holds. */
+static void gemm_launch_setup(const gemm_launch_desc *l, const gemm_operands *op)
+{
+    const int fit = gemm_stages_that_fit(l, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
+    gemm_launch_require_stages(l, op, fit);
+    const int bytes = (int)smem_layout_of(l->smem, fit).total;
+    CUDA_CHECK(cudaFuncSetAttribute(l->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    CUDA_CHECK(cudaFuncSetAttribute(l->kernel_traced, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    bytes));
+}
+
+/* CTAs of a persistent grid: one per resident slot, or fewer when there are
+ * fewer tiles.  Unclustered: one CTA per SM (the steps use all of an SM's
+ * shared memory).  Clustered: the clusters that can be co-resident
+ * (cudaOccupancyMaxActiveClusters at the largest ring) times the cluster
+ * size, and the tile count rounded up to whole clusters. */
+static int gemm_persistent_grid(const gemm_launch_desc *l, const gemm_operands *op, int tiles)
+{
+    const int cluster = l->cluster > 1 ? l->cluster : 1;
+    if (cluster == 1) return tiles < op->num_sms ? tiles : op->num_sms;
+    gemm_launch_setup(l, op);   /* the query needs the opt-in already made */
+    cudaLaunchConfig_t cfg = {};   /* every field zero: no attributes, stream 0 */
+    cudaLaunchAttribute attr[1];
+    cfg.gridDim = dim3((unsigned)(op->num_sms / cluster * cluster), 1, 1);
+    cfg.blockDim = dim3((unsigned)l->threads, 1, 1);
+    cfg.dynamicSmemBytes = smem_layout_of(l->smem, op->stages).total;
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = (unsigned)cluster;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    int clusters = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, l->kernel, &cfg));
+    if (clusters < 1) {
+        fprintf(stderr, "step%s: no cluster of %d CTAs fits on this device\n", l->step, cluster);
+        exit(EXIT_NO_DEVICE);
+    }
+    const int whole = (tiles + cluster - 1) / cluster * cluster;
+    return whole < clusters * cluster ? whole : clusters * cluster;
+}
+
+/* ---- one CTA per tile (step 05): one plan, one launch -------------------------
+ * The kernel takes (map_a, map_b, D, M, N, K, stages, trace_ctx, plant_bug);
+ * the step names gemm_tiled_prepare, gemm_plan_free and gemm_tiled_launch in
+ * its gemm_step, with .launch_desc = &LAUNCH (bm, bn, bk filled). */
+typedef struct {
+    CUtensorMap a, b;
+    int grid;              /* one CTA per tile */
+} gemm_tiled_plan;
+
+static void gemm_launch(const gemm_launch_desc *l, const gemm_operands *op, int grid, void **args,
+                        cudaStream_t stream);
+
+/* The A and B maps every TMA step uses.  A[M][K]: boxes of bk k x bm rows;
+ * B[N][K]: bk k x bn rows; both SWIZZLE_128B, the layout
+ * wgmma_desc_k_major_sw128 describes. */
+static void gemm_encode_ab(CUtensorMap *a, CUtensorMap *b, const gemm_operands *op)
+{
+    const gemm_launch_desc *l = op->launch;
+    const tma_2d_desc da = tma_2d_bf16_row_major(op->a, (uint64_t)op->m, (uint64_t)op->k, l->bm,
+                                                 l->bk, TMA_SWIZZLE_128B);
+    const tma_2d_desc db = tma_2d_bf16_row_major(op->b, (uint64_t)op->n, (uint64_t)op->k, l->bn,
+                                                 l->bk, TMA_SWIZZLE_128B);
+    tma_encode_or_exit(a, &da, l->step, "A");
+    tma_encode_or_exit(b, &db, l->step, "B");
+}
+
+static void *gemm_tiled_prepare(const gemm_operands *op)
+{
+    const gemm_launch_desc *l = op->launch;
+    gemm_tiled_plan *p = (gemm_tiled_plan *)gemm_plan_alloc(sizeof *p, l->step);
+    gemm_encode_ab(&p->a, &p->b, op);
+    p->grid = ((op->m + l->bm - 1) / l->bm) * ((op->n + l->bn - 1) / l->bn);
+    return p;
+}
+
+static void gemm_tiled_launch(const gemm_operands *op, cudaStream_t stream)
+{
+    gemm_tiled_plan *p = (gemm_tiled_plan *)op->plan;
+    void *args[] = {&p->a, &p->b, (void *)&op->d, (void *)&op->m, (void *)&op->n, (void *)&op->k,
+                    (void *)&op->stages, (void *)&op->trace, (void *)&op->plant_bug};
+    gemm_launch(op->launch, op, p->grid, args, stream);
+}
+
+/* ---- the persistent steps (06+): one plan, one launch -------------------------
+ * Their kernels take (map_a, map_b, map_d, D, M, N, K, stages, gemm_params,
+ * trace_ctx, plant_bug); the step names gemm_persistent_prepare,
+ * gemm_plan_free and gemm_persistent_launch in its gemm_step, with
+ * .launch_desc = &LAUNCH (bm, bn, bk, d_rows, d_cols filled). */
+typedef struct {
+    tile_sched sched;
+    int use_tma_store;     /* 1: N % 8 == 0 (16-byte D rows), 0: masked global stores */
+} gemm_params;
+
+/* What prepare builds once per buffer set: three tensor maps and the walk. */
+typedef struct {
+    CUtensorMap a, b, d;
+    gemm_params params;
+    int grid;
+} gemm_persistent_plan;
+
+static void *gemm_persistent_prepare(const gemm_operands *op)
+{
+    const gemm_launch_desc *l = op->launch;
+    gemm_persistent_plan *p = (gemm_persistent_plan *)gemm_plan_alloc(sizeof *p, l->step);
+    gemm_encode_ab(&p->a, &p->b, op);
+    /* D: store boxes in the same 128B swizzle the epilogue writes.  A tensor
+     * map needs 16-byte row strides: N % 8 == 0.  Otherwise the epilogue
+     * stores from registers and map d stays unused (zeros). */
+    p->params.use_tma_store = op->n % 8 == 0;
+    if (p->params.use_tma_store) {
+        const tma_2d_desc dd = tma_2d_bf16_row_major(op->d, (uint64_t)op->m, (uint64_t)op->n,
+                                                     l->d_rows, l->d_cols, TMA_SWIZZLE_128B);
+        tma_encode_or_exit(&p->d, &dd, l->step, "D");
+    }
+    /* The raster direction from the tiles whose loads run at the same time:
+     * one per CTA (step 07's two warpgroups take their tiles' k-tiles one
+     * after the other, so still one per SM). */
+    const int tiles_m = (op->m + l->bm - 1) / l->bm, tiles_n = (op->n + l->bn - 1) / l->bn;
+    const int along_n =
+        tile_sched_pick_along_n(tiles_m, tiles_n, l->bm, l->bn, op->group, op->num_sms);
+    p->params.sched = tile_sched_make(op->m, op->n, l->bm, l->bn, op->group, along_n);
+    p->grid = gemm_persistent_grid(l, op, p->params.sched.num_tiles);
+    return p;
+}
+
+static void gemm_persistent_launch(const gemm_operands *op, cudaStream_t stream)
+{
+    gemm_persistent_plan *p = (gemm_persistent_plan *)op->plan;
+    void *args[] = {&p->a, &p->b, &p->d, (void *)&op->d, (void *)&op->m, (void *)&op->n,
+                    (void *)&op->k, (void *)&op->stages, &p->params, (void *)&op->trace,
+                    (void *)&op->plant_bug};
+    gemm_launch(op->launch, op, p->grid, args, stream);
+}
+
+/* Enqueue one launch of the step (see the top of this file). */
+static void gemm_launch(const gemm_launch_desc *l, const gemm_operands *op, int grid, void **args,
+                        cudaStream_t stream)
+{
+    static const gemm_launch_desc *ready = NULL;   /* one step per process */
+    if (ready != l) {
+        gemm_launch_setup(l, op);
+        ready = l;
+    }
+    const void *kernel = TRACE_ON(op->trace) ? l->kernel_traced : l->kernel;
+    const size_t smem = smem_layout_of(l->smem, op->stages).total;
+    if (l->cluster <= 1 && !l->cooperative) {
+        CUDA_CHECK(cudaLaunchKernel(kernel, dim3((unsigned)grid), dim3((unsigned)l->threads), args,
+                                    smem, stream));
+    } else {
+        cudaLaunchConfig_t cfg = {};   /* every field zero: no attributes, stream 0 */
+        cudaLaunchAttribute attr[2];
+        int n = 0;
+        cfg.gridDim = dim3((unsigned)grid, 1, 1);
+        cfg.blockDim = dim3((unsigned)l->threads, 1, 1);
+        cfg.dynamicSmemBytes = smem;
+        cfg.stream = stream;
+        if (l->cluster > 1) {
+            attr[n].id = cudaLaunchAttributeClusterDimension;
+            attr[n].val.clusterDim.x = (unsigned)l->cluster;
+            attr[n].val.clusterDim.y = 1;
+            attr[n].val.clusterDim.z = 1;
+            ++n;
+        }
+        if (l->cooperative) {
+            attr[n].id = cudaLaunchAttributeCooperative;
+            attr[n].val.cooperative = 1;
+            ++n;
+        }
+        cfg.attrs = attr;
+        cfg.numAttrs = (unsigned)n;
+        CUDA_CHECK(cudaLaunchKernelExC(&cfg, kernel, args));
+    }
+    CUDA_CHECK_LAUNCH();
+}
+
+#endif
