@@ -32,8 +32,9 @@
  * fitted to H100 runs predicts a gain (tile_scheduler.h; NOTES.md).  A
  * writer's piece is always the FIRST piece of its CTA
  * and an owner's wait its last streamed one, so no CTA waits for a CTA that
- * waits; the launch is cooperative, so every CTA is resident and a spin on
- * a flag always has a running writer at the other end.
+ * waits; a plan that streams is launched cooperatively, so every CTA is
+ * resident and a spin on a flag always has a running writer at the other
+ * end.
  *
  * The consumers keep step 07's pingpong.  CUTLASS's pingpong kernel refuses
  * stream-K because a flag wait inside a turn could close a cycle across
@@ -51,7 +52,8 @@
  *   partner skips KT k-tiles              skips the partner's piece length
  *   every tile ends in an epilogue        writer: partial -> workspace, flag;
  *                                         owner: wait, add partials, epilogue
- *   plain launch, gemm_params             cooperative launch (all CTAs resident),
+ *   plain launch, gemm_params             cooperative launch when the plan
+ *                                         streams (all CTAs resident);
  *                                         stream_k_params: the plan, the
  *                                         harness's workspace and launch number
  *   no global scratch                     workspace: 64 KiB + a flag per CTA
@@ -691,20 +693,22 @@ stream_k_kernel_traced(const __grid_constant__ CUtensorMap map_a,
  * plus the stream-K plan; the kernel takes one more parameter
  * (stream_k_params), so this step writes its own prepare and launch from the
  * same pieces. */
-static const gemm_launch_desc LAUNCH = {
-    .step = STEP_ID,
-    .kernel = (const void *)stream_k_kernel,
-    .kernel_traced = (const void *)stream_k_kernel_traced,
-    .threads = THREADS,
-    .smem = SMEM_CONFIG,
-    .min_stages = MIN_STAGES,
-    .cluster = 1,
-    /* every CTA resident, or the launch fails: an owner spins on a writer's
-     * flag, which a CTA waiting for an SM would never raise */
-    .cooperative = 1,
-    .bm = BM, .bn = BN, .bk = BK,
-    .d_rows = EPI_ROWS, .d_cols = EPI_COLS,
-};
+#define STREAM_K_LAUNCH(coop)                                              \
+    {                                                                      \
+        .step = STEP_ID, .kernel = (const void *)stream_k_kernel,          \
+        .kernel_traced = (const void *)stream_k_kernel_traced,            \
+        .threads = THREADS, .smem = SMEM_CONFIG, .min_stages = MIN_STAGES, \
+        .cluster = 1, .cooperative = (coop), .bm = BM, .bn = BN, .bk = BK, \
+        .d_rows = EPI_ROWS, .d_cols = EPI_COLS,                           \
+    }
+/* A plan that streams: every CTA resident or the launch fails, since an
+ * owner spins on a writer's flag, which a CTA waiting for an SM would never
+ * raise.  A plan of whole tiles has no cross-CTA wait and launches like
+ * step 07: a cooperative launch cannot start before the previous kernel has
+ * left every SM (suspected cost of the 1-3% measured on short data-parallel
+ * shapes; NOTES.md). */
+static const gemm_launch_desc LAUNCH = STREAM_K_LAUNCH(1);
+static const gemm_launch_desc LAUNCH_DP = STREAM_K_LAUNCH(0);
 
 typedef struct {
     gemm_persistent_plan base;   /* maps, walk, (grid unused: the plan's units) */
@@ -759,7 +763,7 @@ static void stream_k_launch(const gemm_operands *op, cudaStream_t stream)
     void *args[] = {&p->base.a, &p->base.b, &p->base.d, (void *)&op->d, (void *)&op->m,
                     (void *)&op->n, (void *)&op->k, (void *)&op->stages, &p->base.params, &p->sk,
                     (void *)&op->trace, (void *)&op->plant_bug};
-    gemm_launch(op->launch, op, p->sk.plan.units, args, stream);
+    gemm_launch(p->sk.plan.sk_tiles ? &LAUNCH : &LAUNCH_DP, op, p->sk.plan.units, args, stream);
 }
 
 int main(int argc, char **argv)
