@@ -111,4 +111,29 @@ static __device__ __forceinline__ float4 partial_load(const float4 *slot, int ch
     return __ldcg(slot + (size_t)chunk * threads + t);
 }
 
+/* A warpgroup's n accumulators (n a multiple of 4, a compile-time constant
+ * after inlining, so acc stays in registers) to a workspace slot, and back
+ * onto another warpgroup's accumulators: thread t's values in the same
+ * order, so the owner adds exactly what the writer held. */
+static __device__ __forceinline__ void partial_store_all(float4 *slot, const float *acc, int n,
+                                                         int threads, int t)
+{
+#pragma unroll
+    for (int i = 0; i < n; i += 4)
+        partial_store(slot, i / 4, threads, t, acc[i], acc[i + 1], acc[i + 2], acc[i + 3]);
+}
+
+static __device__ __forceinline__ void partial_add_all(float *acc, const float4 *slot, int n,
+                                                       int threads, int t)
+{
+#pragma unroll
+    for (int i = 0; i < n; i += 4) {
+        const float4 p = partial_load(slot, i / 4, threads, t);
+        acc[i] += p.x;
+        acc[i + 1] += p.y;
+        acc[i + 2] += p.z;
+        acc[i + 3] += p.w;
+    }
+}
+
 #endif

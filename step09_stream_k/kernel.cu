@@ -1,62 +1,50 @@
-/* step09_stream_k — stream-K: every SM gets the same share of the MAC
- * loop, whatever the shape, and tiles cut between CTAs are finished by a
- * fixup through global memory.
+/* step09_stream_k — stream-K: every SM gets a share of the MAC loop,
+ * whatever the shape; a tile cut between CTAs is finished through global
+ * memory.
  *
  *   D[M x N] = A[M x K] . B[N x K]^T    bf16 in, fp32 accumulate, bf16 out
  *
- * Concept.  A persistent grid that deals out whole tiles leaves SMs idle
- * whenever the tile count is not a multiple of the SM count: 64 tiles on
- * 132 SMs run 64 CTAs and leave 68 SMs idle for the whole kernel.  Stream-K
- * (Osama et al., PPoPP 2023) deals out k-tiles instead: the streamed tiles'
+ * Concept.  Dealing out whole tiles leaves SMs idle when the tile count is
+ * not a multiple of the SM count (64 tiles on 132 SMs: 68 idle all along).
+ * Stream-K (Osama et al., PPoPP 2023) deals out k-tiles: the streamed tiles'
  * (tile, k-tile) iterations are cut into one contiguous range per CTA, equal
- * to within one k-tile (common/tile_scheduler.h, "stream-K").  A tile whose
- * k-tiles land in several CTAs is finished by its OWNER, the CTA holding its
- * k-tile 0; every other CTA (a WRITER) leaves its fp32 partial in a
- * workspace and raises a flag; the owner waits for the flags, adds the
- * partials in k order (bitwise reproducible) and runs the epilogue
- * (common/fixup.cuh).
+ * to within one k-tile (tile_scheduler.h, "stream-K").  The CTA holding a
+ * tile's k-tile 0 OWNS it; every other CTA with a piece of it (a WRITER)
+ * stores its fp32 partial in a workspace and raises a flag; the owner waits,
+ * adds the partials in k order (bitwise reproducible), stores the tile
+ * (fixup.cuh).
  *
  *   --mode sk, 1024 x 1024 x 14336: 64 tiles x 224 k-tiles on 132 CTAs
- *   k-tiles ->   tile 0 (224)              tile 1 (224)
- *   CTA 0        [==== 109 ====)                         owner of tile 0
- *   CTA 1                      [==== 109 ====)           writes tile 0's middle
- *   CTA 2                                    [6)[== 103 ==)  writes tile 0's tail,
- *                                                         owns tile 1 ...
+ *   CTA 0   [==== 109 ====)                             owns tile 0
+ *   CTA 1                 [==== 109 ====)               writes tile 0's middle
+ *   CTA 2                               [6)[== 103 ==)  writes its tail, owns tile 1
  *
- * Only the partial wave and one full wave are streamed; the rest stays
- * data-parallel (whole tiles, as in step 07).  That textbook deal starts its
- * CTAs at 33 different k-offsets here, so CTAs sharing a row of A read it at
- * different k and the L2 no longer serves them: it ran slower than whole
- * tiles.  --mode auto keeps plans whose CTAs start at <= 2 k-offsets (here
- * 128 CTAs, two per tile, 112 k-tiles each) and streams only where a model
- * fitted to H100 runs predicts a gain (tile_scheduler.h; NOTES.md).  A
- * writer's piece is always the FIRST piece of its CTA
- * and an owner's wait its last streamed one, so no CTA waits for a CTA that
- * waits; a plan that streams is launched cooperatively, so every CTA is
- * resident and a spin on a flag always has a running writer at the other
- * end.
+ * The partial wave and one full wave are streamed, the rest stays whole
+ * tiles.  Those ranges start at 33 k-offsets here: CTAs sharing a row of A
+ * read it at different k and the L2 stops serving them (slower than whole
+ * tiles, NOTES.md).  --mode auto keeps plans with <= 2 k-offsets (here 128
+ * CTAs, two per tile) and streams only where a model fitted on the H100
+ * predicts a gain.  A writer's piece is its CTA's first, an owner's wait
+ * its last streamed one: no CTA waits for a CTA that waits.  A plan that
+ * streams launches cooperatively: every CTA resident, every flag raised.
  *
- * The consumers keep step 07's pingpong.  CUTLASS's pingpong kernel refuses
- * stream-K because a flag wait inside a turn could close a cycle across
- * CTAs; here no writer ever waits, and the owner waits after handing the
- * tensor cores to its partner and before taking its epilogue turn, so a
- * wait stalls this CTA at most (README.md, "Why pingpong survives").
+ * Pingpong stays (CUTLASS's pingpong refuses stream-K: a wait inside a turn
+ * could close a cycle across CTAs): writers never wait, and the owner waits
+ * between its two turns (README.md, "Why pingpong survives").
  *
  * What changed from step 07 (pingpong, whole tiles):
  *
  *   step 07                               step 09
  *   ------------------------------------  ---------------------------------------
- *   tile_walk: whole tiles b, b+G, ...    sk_walk: a k-range of the streamed
- *                                         tiles, then whole tiles (pieces)
+ *   tile_walk: whole tiles b, b+G, ...    sk_walk: pieces (k-ranges of the
+ *                                         streamed tiles), then whole tiles
  *   mainloop over k-tiles 0 .. KT         over the piece's [k_begin, k_end)
- *   partner skips KT k-tiles              skips the partner's piece length
- *   every tile ends in an epilogue        writer: partial -> workspace, flag;
- *                                         owner: wait, add partials, epilogue
- *   plain launch, gemm_params             cooperative launch when the plan
- *                                         streams (all CTAs resident);
- *                                         stream_k_params: the plan, the
- *                                         harness's workspace and launch number
- *   no global scratch                     workspace: 64 KiB + a flag per CTA
+ *   partner skips KT k-tiles              skips the partner's piece
+ *   every tile ends in an epilogue        fixup_piece: a writer stores and
+ *                                         flags, an owner waits and adds
+ *   plain launch                          cooperative when the plan streams;
+ *                                         stream_k_params: plan, workspace
+ *                                         (64 KiB + a flag per CTA), epoch
  *
  * Build and run (sm_90a only):
  *   make step09
@@ -241,13 +229,8 @@ static __device__ __forceinline__ void fixup_write_partial(float (*acc)[ACC_REGS
                                                            const stream_k_params *sk, int c,
                                                            int tid, int plant_bug)
 {
-    float4 *slot = sk->partials + (size_t)blockIdx.x * PARTIAL_F4 * WG_THREADS;
-#pragma unroll
-    for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
-#pragma unroll
-        for (int i = 0; i < ACC_REGS; i += 4)
-            partial_store(slot, (mb * ACC_REGS + i) / 4, WG_THREADS, tid, acc[mb][i], acc[mb][i + 1],
-                          acc[mb][i + 2], acc[mb][i + 3]);
+    partial_store_all(sk->partials + (size_t)blockIdx.x * PARTIAL_F4 * WG_THREADS, &acc[0][0],
+                      WG_M_BLOCKS * ACC_REGS, WG_THREADS, tid);
     named_bar_sync(BAR_STORE + c, WG_THREADS, "fixup write");
     (void)plant_bug;
 #ifdef COURSE_DEBUG
@@ -268,17 +251,8 @@ static __device__ __forceinline__ void fixup_add_partials(float (*acc)[ACC_REGS]
     for (int v = (int)blockIdx.x + 1; v <= last; ++v) {
         if (tid == 0) flag_wait_acquire_gpu(&sk->flags[v], sk->epoch, tile, v);
         named_bar_sync(BAR_STORE + c, WG_THREADS, "fixup wait");
-        const float4 *slot = sk->partials + (size_t)v * PARTIAL_F4 * WG_THREADS;
-#pragma unroll
-        for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
-#pragma unroll
-            for (int i = 0; i < ACC_REGS; i += 4) {
-                const float4 p = partial_load(slot, (mb * ACC_REGS + i) / 4, WG_THREADS, tid);
-                acc[mb][i] += p.x;
-                acc[mb][i + 1] += p.y;
-                acc[mb][i + 2] += p.z;
-                acc[mb][i + 3] += p.w;
-            }
+        partial_add_all(&acc[0][0], sk->partials + (size_t)v * PARTIAL_F4 * WG_THREADS,
+                        WG_M_BLOCKS * ACC_REGS, WG_THREADS, tid);
     }
 }
 
