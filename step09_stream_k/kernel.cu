@@ -654,7 +654,7 @@ stream_k_kernel(const __grid_constant__ CUtensorMap map_a,
  * "wgmma pipeline crossing function boundary".  Check -Xptxas -v. */
 __global__ void __launch_bounds__(THREADS, 1)
 stream_k_kernel_traced(const __grid_constant__ CUtensorMap map_a,
-                         const __grid_constant__ CUtensorMap map_b,
+                       const __grid_constant__ CUtensorMap map_b,
                        const __grid_constant__ CUtensorMap map_d, __nv_bfloat16 *__restrict__ D,
                        int M, int N, int K, int stages, gemm_params params, stream_k_params sk,
                        trace_ctx tr, int plant_bug)
