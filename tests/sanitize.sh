@@ -34,6 +34,7 @@ for bin in "$BUILD"/step0*; do
     case "$name" in
         step01*|step02*) args="--n-elems 100003 --work 4" ;;
         step03*) args="--n-elems 100003 --work 4 --stages 3" ;;
+        step09*) args="--m 200 --n 264 --k 136 --mode sk" ;;   # 6 tiles cut into 18 k-tiles: every fixup path
         *) args="--m 200 --n 264 --k 136" ;;
     esac
     args="$args --iters 1 --warmup 0"
