@@ -12,7 +12,7 @@
 enum {
     OPT_N_ELEMS = 256, OPT_WORK, OPT_STAGES, OPT_M, OPT_N, OPT_K, OPT_EXACT,
     OPT_ITERS, OPT_WARMUP, OPT_SEED, OPT_NO_CHECK, OPT_CSV, OPT_TRACE,
-    OPT_DEVICE, OPT_VARIANT, OPT_PLANT_BUG, OPT_GROUP, OPT_REPEAT, OPT_HELP
+    OPT_DEVICE, OPT_VARIANT, OPT_PLANT_BUG, OPT_GROUP, OPT_REPEAT, OPT_MODE, OPT_HELP
 };
 
 void args_defaults(const args_limits *lim, args_options *o)
@@ -113,6 +113,7 @@ int args_parse(int argc, char **argv, const args_limits *lim, args_options *o,
         {"plant-bug", required_argument, 0, OPT_PLANT_BUG},
         {"group", required_argument, 0, OPT_GROUP},
         {"repeat", required_argument, 0, OPT_REPEAT},
+        {"mode", required_argument, 0, OPT_MODE},
         {"help", no_argument, 0, OPT_HELP},
         {0, 0, 0, 0}};
     const int gemm = lim->workload == WORKLOAD_GEMM;
@@ -160,6 +161,19 @@ int args_parse(int argc, char **argv, const args_limits *lim, args_options *o,
                 break;
             }
             rc = parse_i64("--group", a, 1, GEMM_MAX_GROUP, &v, msg, len); o->group = (int)v;
+            break;
+        case OPT_MODE:
+            if (!gemm) goto wrong_workload;
+            if (!lim->has_mode) {
+                snprintf(msg, len, "--mode: this step has no stream-K schedule; --mode is a flag of step 09");
+                rc = ARGS_BAD;
+            } else if (strcmp(a, "auto") == 0) o->mode = GEMM_MODE_AUTO;
+            else if (strcmp(a, "dp") == 0) o->mode = GEMM_MODE_DP;
+            else if (strcmp(a, "sk") == 0) o->mode = GEMM_MODE_SK;
+            else {
+                snprintf(msg, len, "--mode: must be dp, sk or auto (got '%s')", a);
+                rc = ARGS_BAD;
+            }
             break;
         case OPT_EXACT:
             if (!gemm) goto wrong_workload;
@@ -254,6 +268,9 @@ void args_usage(const char *prog, const args_limits *lim, const char *summary)
         if (lim->has_group)
             printf("  --group G     tile scheduler: tiles per raster group, 1 .. %d (default %d; 1 = no grouping)\n",
                    GEMM_MAX_GROUP, GEMM_DEFAULT_GROUP);
+        if (lim->has_mode)
+            printf("  --mode M      dp: whole tiles per CTA; sk: stream-K (the partial wave and one full wave\n"
+                   "                split evenly in k-tiles); auto (default): sk where the model predicts a gain\n");
     }
     if (lim->min_stages == lim->max_stages)
         printf("  --stages S    shared-memory slots: this step has exactly %d\n", lim->min_stages);
@@ -273,8 +290,9 @@ void args_usage(const char *prog, const args_limits *lim, const char *summary)
     if (lim->debug_build)
         printf("  --plant-bug B debug builds only: 1 producer starts at phase 0, 2 producer skips one commit,\n"
                "                3 consumer skips one release, 4 (step 07) a consumer skips one named-barrier\n"
-               "                arrive, 5 (step 08) a consumer skips one remote release to its cluster\n"
-               "                partner; the bounded waits must name the hang\n");
+               "                arrive, 5 (step 09) a stream-K partial is never flagged, 6 (step 08) a\n"
+               "                consumer skips one remote release to its cluster partner; the bounded\n"
+               "                waits must name the hang\n");
     printf("  --help        this text\n\n");
     printf("exit codes: 0 ok, 1 result wrong, 2 bad arguments, 3 this GPU cannot run this step\n");
 }

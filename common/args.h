@@ -23,6 +23,7 @@ typedef struct {
     int min_stages, max_stages, default_stages;
     int debug_build;            /* 1: accept --plant-bug (make DEBUG=1 builds) */
     int has_group;              /* 1: accept --group (steps with a tile scheduler) */
+    int has_mode;               /* 1: accept --mode (step 09: stream-K) */
 } args_limits;
 
 typedef struct {
@@ -33,6 +34,7 @@ typedef struct {
     int m, n, k;
     int exact;                  /* inputs in {-1,0,1}, result must match bit for bit */
     int group;                  /* tile-scheduler group size (steps 06-07), default 8 */
+    int mode;                   /* --mode: GEMM_MODE_AUTO (default), _DP or _SK (step 09) */
     /* both */
     int stages;
     int iters, warmup;
@@ -58,7 +60,9 @@ typedef struct {
 #define GEMM_EXACT_MAX_K 256
 #define GEMM_DEFAULT_GROUP 8
 #define GEMM_MAX_GROUP 64
-#define ARGS_MAX_PLANT_BUG 5
+#define ARGS_MAX_PLANT_BUG 6
+/* --mode of a stream-K step: which tiles are streamed (tile_scheduler.h) */
+enum { GEMM_MODE_AUTO = 0, GEMM_MODE_DP = 1, GEMM_MODE_SK = 2 };
 
 void args_defaults(const args_limits *lim, args_options *o);
 

@@ -61,6 +61,7 @@ typedef struct {
     size_t workspace_bytes;
     unsigned epoch;
     const gemm_launch_desc *launch;   /* step->launch_desc (steps 05+), or NULL */
+    int mode;                 /* --mode: GEMM_MODE_AUTO, _DP or _SK (step 09) */
 } gemm_operands;
 
 typedef struct {
@@ -89,6 +90,8 @@ typedef struct {
     /* Steps 05+: the kernel and its launch (gemm_launch.cuh); the harness
      * hands it to prepare and launch in gemm_operands.launch. */
     const gemm_launch_desc *launch_desc;
+    /* 1: the step has a stream-K schedule and takes --mode (step 09). */
+    int has_mode;
 } gemm_step;
 
 static int gemm_main(int argc, char **argv, const gemm_step *step);

@@ -125,7 +125,7 @@ static double gemm_host_check(const __nv_bfloat16 *ha, const __nv_bfloat16 *hb,
 static int gemm_main(int argc, char **argv, const gemm_step *step)
 {
     args_limits lim = {WORKLOAD_GEMM, step->min_stages, step->max_stages, step->default_stages,
-                       COURSE_DEBUG_BUILD, step->has_group};
+                       COURSE_DEBUG_BUILD, step->has_group, step->has_mode};
     args_options o;
     parse_or_exit(argc, argv, &lim, &o, step->summary);
 
@@ -196,6 +196,7 @@ static int gemm_main(int argc, char **argv, const gemm_step *step)
         ops[s].smem_optin = (int)di.prop.sharedMemPerBlockOptin; ops[s].group = o.group;
         ops[s].trace = trace_disabled(); ops[s].plant_bug = o.plant_bug;
         ops[s].launch = step->launch_desc;
+        ops[s].mode = o.mode;
         ops[s].plan = step->prepare ? step->prepare(&ops[s]) : NULL;
     }
     /* One workspace for the whole run, zeroed once (gemm.cuh). */

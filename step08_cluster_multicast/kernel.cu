@@ -47,7 +47,7 @@
  *   make step08
  *   ./build/step08_cluster_multicast --m 4096 --n 4096 --k 4096
  *   ./build/step08_cluster_multicast --m 4096 --n 4096 --k 1024 --trace /tmp/t08.csv
- *   make DEBUG=1 step08 && ./build/debug/step08_cluster_multicast --m 2048 --n 2048 --k 1024 --plant-bug 5
+ *   make DEBUG=1 step08 && ./build/debug/step08_cluster_multicast --m 2048 --n 2048 --k 1024 --plant-bug 6
  *   make diff STEP=08
  */
 #include <cuda.h>

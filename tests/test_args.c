@@ -10,9 +10,9 @@
 
 /* ---- args ------------------------------------------------------------------ */
 
-static const args_limits stream_lim = {WORKLOAD_STREAM, 1, 8, 4, 0, 0};
-static const args_limits onesl_lim = {WORKLOAD_STREAM, 1, 1, 1, 0, 0};
-static const args_limits gemm_lim = {WORKLOAD_GEMM, 2, 6, 4, 0, 0};
+static const args_limits stream_lim = {WORKLOAD_STREAM, 1, 8, 4, 0, 0, 0};
+static const args_limits onesl_lim = {WORKLOAD_STREAM, 1, 1, 1, 0, 0, 0};
+static const args_limits gemm_lim = {WORKLOAD_GEMM, 2, 6, 4, 0, 0, 0};
 
 START_TEST(test_args_defaults_and_values)
 {
@@ -117,6 +117,29 @@ static const args_limits stream_group_lim = {.workload = WORKLOAD_STREAM, .min_s
                                              .default_stages = 4, .debug_build = 1, .has_group = 1};
 static const args_limits gemm_debug_lim = {.workload = WORKLOAD_GEMM, .min_stages = 2, .max_stages = 6,
                                            .default_stages = 4, .debug_build = 1, .has_group = 1};
+static const args_limits gemm_mode_lim = {.workload = WORKLOAD_GEMM, .min_stages = 2, .max_stages = 6,
+                                          .default_stages = 4, .has_group = 1, .has_mode = 1};
+static const args_limits stream_mode_lim = {.workload = WORKLOAD_STREAM, .min_stages = 1, .max_stages = 8,
+                                            .default_stages = 4, .has_mode = 1};
+
+/* --mode (step 09): auto by default, dp / sk by name; reparsing resets it. */
+START_TEST(test_args_mode)
+{
+    args_options o;
+    char msg[512];
+    ck_assert_int_eq(parse(&gemm_mode_lim, "", &o, msg), ARGS_OK);
+    ck_assert_int_eq(o.mode, GEMM_MODE_AUTO);
+    ck_assert_int_eq(parse(&gemm_mode_lim, "--mode dp", &o, msg), ARGS_OK);
+    ck_assert_int_eq(o.mode, GEMM_MODE_DP);
+    ck_assert_int_eq(parse(&gemm_mode_lim, "--m 256 --mode=sk --k 64", &o, msg), ARGS_OK);
+    ck_assert_int_eq(o.mode, GEMM_MODE_SK);
+    ck_assert_int_eq(parse(&gemm_mode_lim, "--mode auto", &o, msg), ARGS_OK);
+    ck_assert_int_eq(o.mode, GEMM_MODE_AUTO);
+    ck_assert_int_eq(parse(&gemm_mode_lim, "--mode sk", &o, msg), ARGS_OK);
+    ck_assert_int_eq(parse(&gemm_mode_lim, "", &o, msg), ARGS_OK);
+    ck_assert_int_eq(o.mode, GEMM_MODE_AUTO);
+}
+END_TEST
 
 START_TEST(test_args_group_accepted)
 {
@@ -151,8 +174,12 @@ static const struct { const args_limits *lim; const char *line; const char *frag
     {&gemm_group_lim, "--group", "--group", "missing value"},
     {&gemm_nogroup_lim, "--group 4", "--group", "steps 06 and 07"},
     {&stream_group_lim, "--group 4", "--group", "not a flag of this step"},
-    {&gemm_debug_lim, "--plant-bug 6", "--plant-bug", "between 1 and 5"},
-    {&gemm_debug_lim, "--plant-bug 0", "--plant-bug", "between 1 and 5"},
+    {&gemm_debug_lim, "--plant-bug 7", "--plant-bug", "between 1 and 6"},
+    {&gemm_debug_lim, "--plant-bug 0", "--plant-bug", "between 1 and 6"},
+    {&gemm_group_lim, "--mode sk", "--mode", "step 09"},
+    {&gemm_mode_lim, "--mode streamk", "--mode", "dp, sk or auto"},
+    {&gemm_mode_lim, "--mode", "--mode", "missing value"},
+    {&stream_mode_lim, "--mode dp", "--mode", "not a flag of this step"},
     {&gemm_group_lim, "--plant-bug 4", "--plant-bug", "debug build"},
 };
 
@@ -173,8 +200,8 @@ START_TEST(test_args_plant_bug_range)
 {
     args_options o;
     char msg[512];
-    ck_assert_int_eq(ARGS_MAX_PLANT_BUG, 5);
-    for (int b = 1; b <= 5; ++b) {
+    ck_assert_int_eq(ARGS_MAX_PLANT_BUG, 6);
+    for (int b = 1; b <= 6; ++b) {
         char line[32];
         snprintf(line, sizeof line, "--plant-bug %d", b);
         ck_assert_msg(parse(&gemm_debug_lim, line, &o, msg) == ARGS_OK, "'%s' refused: %s", line, msg);
@@ -183,7 +210,7 @@ START_TEST(test_args_plant_bug_range)
     ck_assert_int_eq(parse(&gemm_debug_lim, "--plant-bug 4 --group 2", &o, msg), ARGS_OK);
     ck_assert_int_eq(o.plant_bug, 4);
     ck_assert_int_eq(o.group, 2);
-    ck_assert_int_eq(parse(&gemm_debug_lim, "--plant-bug 6", &o, msg), ARGS_BAD);
+    ck_assert_int_eq(parse(&gemm_debug_lim, "--plant-bug 7", &o, msg), ARGS_BAD);
 }
 END_TEST
 
@@ -200,6 +227,7 @@ Suite *args_suite(void)
     tcase_add_test(ar, test_args_group_accepted);
     tcase_add_loop_test(ar, test_args_group_refused, 0, NELEMS(group_bad));
     tcase_add_test(ar, test_args_plant_bug_range);
+    tcase_add_test(ar, test_args_mode);
     suite_add_tcase(s, ar);
     return s;
 }

@@ -232,7 +232,7 @@ END_TEST
 START_TEST(test_planted_hang_tma)
 {
     const int step = _i / 10, bug = _i % 10;
-    /* bug 1 (phase 0), bug 3 (a release skipped) and bug 5 (step 08: a
+    /* bug 1 (phase 0), bug 3 (a release skipped) and bug 6 (step 08: a
      * release skipped on the cluster partner only) leave a producer waiting
      * on `empty`; bug 4 leaves warpgroup 1 waiting for its turn. */
     const char *want = bug == 4 ? "pingpong mma" : "producer_acquire";
@@ -241,6 +241,70 @@ START_TEST(test_planted_hang_tma)
     ck_assert_msg(exists(path), "%s is not built (make DEBUG=1)", path);
     snprintf(cmd, sizeof cmd, "%s --plant-bug %d --m 2048 --n 2048 --k 1024 " QUICK, path, bug);
     expect_diagnosis(cmd, want, 0);
+}
+END_TEST
+
+/* ---- step 09: stream-K -----------------------------------------------------------
+ * Every mode on every edge shape (--mode sk streams where auto would not:
+ * exact mode's K <= 256 gives 1-4 k-tiles per tile, so tiles are cut into
+ * single k-tiles and every owner adds up to 3 partials); the persistent
+ * cases in sk; shapes where auto streams.  _i = mode * 100 + case. */
+#define SK_BIN "step09_stream_k"
+static const char *const sk_modes[3] = {"auto", "dp", "sk"};
+static const char *const sk_auto_cases[] = {
+    "--m 1024 --n 1024 --k 14336",          /* 64 tiles: auto splits each in 2 (128 CTAs) */
+    "--m 1000 --n 1000 --k 8192",           /* the same with edge tiles */
+    "--m 640 --n 1001 --k 8192",            /* 40 tiles on 80 CTAs, N odd: the owner's masked stores */
+    "--m 1536 --n 1536 --k 8192",           /* 144 tiles: auto keeps them whole, sk splits */
+    "--m 1000 --n 1000 --k 2048",           /* 64 tiles of 32 k-tiles: too short to split in auto */
+    "--m 1000 --n 1001 --k 1024",
+};
+#define NUM_SK_AUTO_CASES (int)(sizeof sk_auto_cases / sizeof sk_auto_cases[0])
+
+START_TEST(test_stream_k_modes)
+{
+    const int mode = _i / 100, c = _i % 100;
+    const char *shape = c < NUM_GEMM_CASES ? gemm_cases[c]
+                      : c < NUM_GEMM_CASES + NUM_PERSISTENT_CASES ? persistent_cases[c - NUM_GEMM_CASES]
+                      : sk_auto_cases[c - NUM_GEMM_CASES - NUM_PERSISTENT_CASES];
+    char args[320];
+    snprintf(args, sizeof args, "%s --mode %s " QUICK, shape, sk_modes[mode]);
+    run_expect(SK_BIN, args, 0, 120, "check ok");
+}
+END_TEST
+
+/* A writer that never raises its flag: the owner's bounded wait names the
+ * stream-K partial (tile and writer) instead of hanging. */
+START_TEST(test_stream_k_planted_flag)
+{
+    char path[512], cmd[1024];
+    debug_step_path(SK_BIN, path, sizeof path);
+    ck_assert_msg(exists(path), "%s is not built (make DEBUG=1)", path);
+    snprintf(cmd, sizeof cmd, "%s --plant-bug 5 --m 1024 --n 1024 --k 14336 " QUICK, path);
+    expect_diagnosis(cmd, "stream-K partial", 0);
+}
+END_TEST
+
+/* The fixup is on the timeline: a traced CTA that writes or owns a split
+ * tile has a fixup record ("?" in the CSV: trace.cuh has no name for it). */
+START_TEST(test_stream_k_trace)
+{
+    const char *f = "/tmp/course_trace_stream_k.csv";
+    unlink(f);
+    run_expect(SK_BIN, "--m 1024 --n 1024 --k 14336 --trace /tmp/course_trace_stream_k.csv " QUICK, 0, 60,
+               "timeline:");
+    FILE *fp = fopen(f, "r");
+    ck_assert_ptr_nonnull(fp);
+    char line[512];
+    int fixup = 0, epi = 0;
+    while (fgets(line, sizeof line, fp)) {
+        fixup += strstr(line, ",?,") != NULL;
+        epi += strstr(line, ",epilogue,") != NULL;
+    }
+    fclose(fp);
+    ck_assert_int_gt(fixup, 0);
+    ck_assert_int_gt(epi, 0);
+    unlink(f);
 }
 END_TEST
 
@@ -358,6 +422,8 @@ static const struct { const char *bin; const char *args; } bad_cli[] = {
     {"step06_persistent", "--stages 5"},
     {"step08_cluster_multicast", "--k 12"},
     {"step08_cluster_multicast", "--stages 7"},
+    {"step09_stream_k", "--mode split"},
+    {"step07_pingpong", "--mode sk"},
 };
 
 START_TEST(test_cli_bad_args)
@@ -411,9 +477,14 @@ static int gemm_step_built(int i)
     return !step_folder_missing(gemm_bins[i]);
 }
 
+/* step 09's tests (stream_k_tcase): modes x cases, sk on the persistent cases,
+ * the planted flag, the trace. */
+#define NUM_SK_TESTS (3 * (NUM_GEMM_CASES + NUM_SK_AUTO_CASES) + NUM_PERSISTENT_CASES + 2)
+
 int gpu_suite_count(int sm90)
 {
     int n = 2 * NUM_N * 2 + NUM_N * 2 * 4 + 1 + 3;
+    if (sm90 && !step_folder_missing(SK_BIN)) n += NUM_SK_TESTS;
     for (int i = 0; i < NUM_GEMM_BINS; ++i)
         if (sm90 && gemm_step_built(i))
             n += NUM_GEMM_CASES + 2 * 2 + (i == 1 ? 2 : 0) +
@@ -455,10 +526,24 @@ Suite *gpu_suite(int sm90)
         }
         if (gemm_step_built(4)) {   /* step 08: a skipped release, a skipped remote release */
             tcase_add_loop_test(tc, test_planted_hang_tma, 43, 44);
-            tcase_add_loop_test(tc, test_planted_hang_tma, 45, 46);
+            tcase_add_loop_test(tc, test_planted_hang_tma, 46, 47);
             tcase_add_test(tc, test_cluster_trace);
         }
         suite_add_tcase(s, tc);
+        if (!step_folder_missing(SK_BIN)) {   /* step 09: its own case, CK_RUN_CASE=stream_k */
+            tc = tcase_create("stream_k");
+            tcase_set_timeout(tc, 300);
+            const int first_auto = NUM_GEMM_CASES + NUM_PERSISTENT_CASES;
+            for (int m = 0; m < 3; ++m) {
+                tcase_add_loop_test(tc, test_stream_k_modes, m * 100, m * 100 + NUM_GEMM_CASES);
+                tcase_add_loop_test(tc, test_stream_k_modes, m * 100 + first_auto,
+                                    m * 100 + first_auto + NUM_SK_AUTO_CASES);
+            }
+            tcase_add_loop_test(tc, test_stream_k_modes, 200 + NUM_GEMM_CASES, 200 + first_auto);
+            tcase_add_test(tc, test_stream_k_planted_flag);
+            tcase_add_test(tc, test_stream_k_trace);
+            suite_add_tcase(s, tc);
+        }
     }
     return s;
 }
