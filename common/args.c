@@ -290,8 +290,9 @@ void args_usage(const char *prog, const args_limits *lim, const char *summary)
     if (lim->debug_build)
         printf("  --plant-bug B debug builds only: 1 producer starts at phase 0, 2 producer skips one commit,\n"
                "                3 consumer skips one release, 4 (step 07) a consumer skips one named-barrier\n"
-               "                arrive, 5 (step 09) a stream-K partial is never flagged; the bounded waits\n"
-               "                must name the hang\n");
+               "                arrive, 5 (step 09) a stream-K partial is never flagged, 6 (step 08) a\n"
+               "                consumer skips one remote release to its cluster partner; the bounded\n"
+               "                waits must name the hang\n");
     printf("  --help        this text\n\n");
     printf("exit codes: 0 ok, 1 result wrong, 2 bad arguments, 3 this GPU cannot run this step\n");
 }

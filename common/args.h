@@ -60,7 +60,7 @@ typedef struct {
 #define GEMM_EXACT_MAX_K 256
 #define GEMM_DEFAULT_GROUP 8
 #define GEMM_MAX_GROUP 64
-#define ARGS_MAX_PLANT_BUG 5
+#define ARGS_MAX_PLANT_BUG 6
 /* --mode of a stream-K step: which tiles are streamed (tile_scheduler.h) */
 enum { GEMM_MODE_AUTO = 0, GEMM_MODE_DP = 1, GEMM_MODE_SK = 2 };
 

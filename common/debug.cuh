@@ -33,6 +33,10 @@
  * and the compiler removes the planted branch. */
 enum { BUG_PRODUCER_PHASE0 = 1, BUG_SKIP_COMMIT = 2, BUG_SKIP_RELEASE = 3, BUG_SKIP_NAMED_ARRIVE = 4,
        BUG_SKIP_FLAG = 5 /* step 09: a stream-K writer never raises its partial's flag */ };
+/* Step 08 (clusters): one consumer release reaches its own CTA's empty
+ * barrier but not the partner's (the remote arrive is skipped once), so the
+ * partner's producer waits on 'empty' forever. */
+enum { BUG_SKIP_REMOTE_RELEASE = 6 };
 #define PLANTED(plant_bug, which) (COURSE_DEBUG_BUILD && (plant_bug) == (which))
 
 /* What the timed-out threads saw: up to HANG_MAX_WAITERS distinct waits

@@ -174,8 +174,8 @@ static const struct { const args_limits *lim; const char *line; const char *frag
     {&gemm_group_lim, "--group", "--group", "missing value"},
     {&gemm_nogroup_lim, "--group 4", "--group", "steps 06 and 07"},
     {&stream_group_lim, "--group 4", "--group", "not a flag of this step"},
-    {&gemm_debug_lim, "--plant-bug 6", "--plant-bug", "between 1 and 5"},
-    {&gemm_debug_lim, "--plant-bug 0", "--plant-bug", "between 1 and 5"},
+    {&gemm_debug_lim, "--plant-bug 7", "--plant-bug", "between 1 and 6"},
+    {&gemm_debug_lim, "--plant-bug 0", "--plant-bug", "between 1 and 6"},
     {&gemm_group_lim, "--mode sk", "--mode", "step 09"},
     {&gemm_mode_lim, "--mode streamk", "--mode", "dp, sk or auto"},
     {&gemm_mode_lim, "--mode", "--mode", "missing value"},
@@ -200,8 +200,8 @@ START_TEST(test_args_plant_bug_range)
 {
     args_options o;
     char msg[512];
-    ck_assert_int_eq(ARGS_MAX_PLANT_BUG, 5);
-    for (int b = 1; b <= 5; ++b) {
+    ck_assert_int_eq(ARGS_MAX_PLANT_BUG, 6);
+    for (int b = 1; b <= 6; ++b) {
         char line[32];
         snprintf(line, sizeof line, "--plant-bug %d", b);
         ck_assert_msg(parse(&gemm_debug_lim, line, &o, msg) == ARGS_OK, "'%s' refused: %s", line, msg);
@@ -210,7 +210,7 @@ START_TEST(test_args_plant_bug_range)
     ck_assert_int_eq(parse(&gemm_debug_lim, "--plant-bug 4 --group 2", &o, msg), ARGS_OK);
     ck_assert_int_eq(o.plant_bug, 4);
     ck_assert_int_eq(o.group, 2);
-    ck_assert_int_eq(parse(&gemm_debug_lim, "--plant-bug 6", &o, msg), ARGS_BAD);
+    ck_assert_int_eq(parse(&gemm_debug_lim, "--plant-bug 7", &o, msg), ARGS_BAD);
 }
 END_TEST
 

@@ -153,10 +153,12 @@ START_TEST(test_gemm_trace)
 }
 END_TEST
 
-/* ---- GEMM steps 04–07 --------------------------------------------------------- */
+/* ---- GEMM steps 04–08 --------------------------------------------------------- */
 
-static const char *const gemm_bins[4] = {"step04_cpasync_multistage", "step05_tma_wgmma",
-                                         "step06_persistent", "step07_pingpong"};
+#define NUM_GEMM_BINS 5
+static const char *const gemm_bins[NUM_GEMM_BINS] = {"step04_cpasync_multistage", "step05_tma_wgmma",
+                                                     "step06_persistent", "step07_pingpong",
+                                                     "step08_cluster_multicast"};
 static const char *const gemm_cases[] = {
     "--m 1 --n 1 --k 8",
     "--m 127 --n 129 --k 72",
@@ -230,8 +232,9 @@ END_TEST
 START_TEST(test_planted_hang_tma)
 {
     const int step = _i / 10, bug = _i % 10;
-    /* bug 1 (phase 0) and bug 3 (a release skipped) leave the producer
-     * waiting on `empty`; bug 4 leaves warpgroup 1 waiting for its turn. */
+    /* bug 1 (phase 0), bug 3 (a release skipped) and bug 6 (step 08: a
+     * release skipped on the cluster partner only) leave a producer waiting
+     * on `empty`; bug 4 leaves warpgroup 1 waiting for its turn. */
     const char *want = bug == 4 ? "pingpong mma" : "producer_acquire";
     char path[512], cmd[1024];
     debug_step_path(gemm_bins[step], path, sizeof path);
@@ -345,6 +348,60 @@ START_TEST(test_pingpong_trace)
 }
 END_TEST
 
+/* Step 08's timeline: the two traced CTAs are the two CTAs of cluster 0, and
+ * the cluster's protocol shows in it: a producer overwrites ring position p
+ * (load p) only after BOTH CTAs' consumers issued their wgmmas on the slot's
+ * previous contents, position p - stages (their release follows that).
+ * Position p of the CTA's walk is tile t = p / KT, k-tile p % KT, read by
+ * consumer t % 2 as its k-tile (t / 2) * KT + p % KT. */
+START_TEST(test_cluster_trace)
+{
+    enum { KT = 16, STAGES = 6, MAXP = 4096 };   /* --k 1024 = 16 k-tiles; default ring */
+    const char *f = "/tmp/course_trace_cluster.csv";
+    char args[256];
+    snprintf(args, sizeof args, "--m 4096 --n 4096 --k 1024 --trace %s " QUICK, f);
+    unlink(f);
+    run_expect("step08_cluster_multicast", args, 0, 60, "timeline:");
+    FILE *fp = fopen(f, "r");
+    ck_assert_ptr_nonnull(fp);
+    static double load_s[2][MAXP], comp_e[2][2][MAXP];   /* [cta][p], [cta][consumer][reads] */
+    for (int i = 0; i < MAXP; ++i)
+        load_s[0][i] = load_s[1][i] = comp_e[0][0][i] = comp_e[0][1][i] = comp_e[1][0][i] = comp_e[1][1][i] = -1;
+    char line[512];
+    int loads[2] = {0, 0};
+    while (fgets(line, sizeof line, fp)) {
+        int cta, unit, index;
+        double t0, t1;
+        char phase[64];
+        if (line[0] == '#' || strncmp(line, "cta,", 4) == 0) continue;
+        if (sscanf(line, "%d,%d,%*[^,],%*[^,],%63[^,],%lf,%lf,%d", &cta, &unit, phase, &t0, &t1, &index) != 6)
+            continue;
+        ck_assert_msg(cta == 0 || cta == 1, "CTA %d traced: expected the two CTAs of cluster 0", cta);
+        if (index < 0 || index >= MAXP) continue;
+        if (strcmp(phase, "producer_load") == 0) { load_s[cta][index] = t0; ++loads[cta]; }
+        if (strcmp(phase, "consumer_compute") == 0 && unit >= 1 && unit <= 2) comp_e[cta][unit - 1][index] = t1;
+    }
+    fclose(fp);
+    ck_assert_msg(loads[0] > STAGES && loads[1] > STAGES, "producer records: %d / %d", loads[0], loads[1]);
+    int checked = 0;
+    for (int x = 0; x < 2; ++x)
+        for (int p = STAGES; p < MAXP; ++p) {
+            if (load_s[x][p] < 0) continue;
+            const int q = p - STAGES, t = q / KT, c = t % 2, reads = (t / 2) * KT + q % KT;
+            for (int y = 0; y < 2; ++y) {
+                if (comp_e[y][c][reads] < 0) continue;
+                ck_assert_msg(load_s[x][p] >= comp_e[y][c][reads],
+                              "CTA %d loaded position %d at %.0f ns, before CTA %d's consumer %d "
+                              "finished issuing on position %d (%.0f ns)", x, p, load_s[x][p], y, c, q,
+                              comp_e[y][c][reads]);
+                ++checked;
+            }
+        }
+    ck_assert_int_gt(checked, 100);
+    unlink(f);
+}
+END_TEST
+
 /* ---- argument contract on the real binaries (no GPU needed) ---------------- */
 
 static const struct { const char *bin; const char *args; } bad_cli[] = {
@@ -363,6 +420,8 @@ static const struct { const char *bin; const char *args; } bad_cli[] = {
     {"step06_persistent", "--group 0"},
     {"step07_pingpong", "--group 65"},
     {"step06_persistent", "--stages 5"},
+    {"step08_cluster_multicast", "--k 12"},
+    {"step08_cluster_multicast", "--stages 7"},
     {"step09_stream_k", "--mode split"},
     {"step07_pingpong", "--mode sk"},
 };
@@ -402,7 +461,7 @@ Suite *cli_suite(int have_gpu)
     for (int i = 0; i < (int)(sizeof bad_cli / sizeof bad_cli[0]); ++i)
         if (exists(step_path(bad_cli[i].bin, path, sizeof path)) || !step_folder_missing(bad_cli[i].bin))
             tcase_add_loop_test(tc, test_cli_bad_args, i, i + 1);
-    for (int i = 0; i < 7; ++i) {
+    for (int i = 0; i < 3 + NUM_GEMM_BINS; ++i) {
         const char *bin = i < 3 ? stream_bins[i] : gemm_bins[i - 3];
         if (exists(step_path(bin, path, sizeof path)) || !step_folder_missing(bin))
             tcase_add_loop_test(tc, test_cli_help, i, i + 1);
@@ -426,10 +485,10 @@ int gpu_suite_count(int sm90)
 {
     int n = 2 * NUM_N * 2 + NUM_N * 2 * 4 + 1 + 3;
     if (sm90 && !step_folder_missing(SK_BIN)) n += NUM_SK_TESTS;
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < NUM_GEMM_BINS; ++i)
         if (sm90 && gemm_step_built(i))
             n += NUM_GEMM_CASES + 2 * 2 + (i == 1 ? 2 : 0) +
-                 (i >= 2 ? NUM_PERSISTENT_CASES + 2 : 0) + (i == 3 ? 1 : 0);
+                 (i >= 2 ? NUM_PERSISTENT_CASES + 2 : 0) + (i >= 3 ? 1 : 0);
     return n;
 }
 
@@ -450,7 +509,7 @@ Suite *gpu_suite(int sm90)
             tcase_add_loop_test(tc, test_planted_hang_tma, 11, 12);
             tcase_add_test(tc, test_gemm_trace);
         }
-        for (int i = 0; i < 4; ++i) {
+        for (int i = 0; i < NUM_GEMM_BINS; ++i) {
             if (!gemm_step_built(i)) continue;
             tcase_add_loop_test(tc, test_gemm_step, i * 100, i * 100 + NUM_GEMM_CASES);
             tcase_add_loop_test(tc, test_gemm_stages, i * 100 + 20, i * 100 + 22);   /* stages 2 */
@@ -464,6 +523,11 @@ Suite *gpu_suite(int sm90)
         if (gemm_step_built(3)) {   /* step 07: a skipped release, a skipped named-barrier arrive */
             tcase_add_loop_test(tc, test_planted_hang_tma, 33, 35);
             tcase_add_test(tc, test_pingpong_trace);
+        }
+        if (gemm_step_built(4)) {   /* step 08: a skipped release, a skipped remote release */
+            tcase_add_loop_test(tc, test_planted_hang_tma, 43, 44);
+            tcase_add_loop_test(tc, test_planted_hang_tma, 46, 47);
+            tcase_add_test(tc, test_cluster_trace);
         }
         suite_add_tcase(s, tc);
         if (!step_folder_missing(SK_BIN)) {   /* step 09: its own case, CK_RUN_CASE=stream_k */

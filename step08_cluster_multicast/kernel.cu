@@ -1,0 +1,659 @@
+/* step08_cluster_multicast — two CTAs on neighbouring SMs share one operand:
+ * each loads half of it and TMA multicasts the half into both.
+ *
+ *   D[M x N] = A[M x K] . B[N x K]^T    bf16 in, fp32 accumulate, bf16 out
+ *
+ * Concept.  In step 07 every 128 x 128 tile pulls its own A and B panels
+ * through L2, and the tiles side by side along N pull the SAME A panel.
+ * Here CTAs are launched in clusters of two (cudaLaunchKernelEx with a
+ * cluster dimension; the hardware puts both on one GPC and lets each reach
+ * the other's shared memory).  The two CTAs of a cluster take tiles (m, n)
+ * and (m, n+1); each producer loads half of the A box (64 of its 128 rows)
+ * and multicasts it, so one L2 read lands in both CTAs:
+ *
+ *   CTA rank 0 (tile m, n)                  CTA rank 1 (tile m, n+1)
+ *   A rows  0..63   <- its own TMA  ------>  A rows  0..63   (multicast)
+ *   A rows 64..127  (multicast)     <------  A rows 64..127  <- its own TMA
+ *   B box of column n (own load)             B box of column n+1 (own load)
+ *
+ * A slot is now written by two producers, ours and the partner's, so:
+ *   full[s]   one arrival (our expect_tx) and the WHOLE stage's bytes;
+ *   empty[s]  two arrivals, our consumer's and the partner's (a remote
+ *             arrive): no producer refills slot s before BOTH CTAs read it;
+ *   start     a cluster barrier after barrier init (no multicast or remote
+ *             arrive may reach a barrier the partner has not initialized);
+ *   end       a producer tail: wait until both CTAs released every slot, so
+ *             nothing reaches this CTA's shared memory after it exits.
+ * Where clusters land decides the speed (NOTES.md): a cluster launch spreads
+ * consecutive clusters over the GPCs, so the host numbers them by where a
+ * plain launch would have put them, and the raster runs across the cluster.
+ *
+ * What changed from step 07 (pingpong, one CTA per tile walk):
+ *
+ *   step 07                               step 08
+ *   ------------------------------------  ---------------------------------------
+ *   plain launch, grid = #SMs             clusters of 2 (LAUNCH.cluster), grid =
+ *                                         2 x cudaOccupancyMaxActiveClusters
+ *   A box 128 rows, own load              64-row half, multicast to both CTAs
+ *                                         (tma_load_2d_multicast, CLUSTER_MASK)
+ *   empty[s] count 1                      count 2: + the partner's remote arrive
+ *   __syncthreads after barrier init      cluster_sync (cluster.cuh)
+ *   no producer tail                      producer tail: every slot released
+ *   CTA b walks b, b + grid, ...          cluster c walks walk_start[c], + #clusters;
+ *                                         rank r takes tile r of the cluster tile
+ *   tile_sched                            cluster_sched (raster across the cluster)
+ *
+ * Build and run (sm_90a only):
+ *   make step08
+ *   ./build/step08_cluster_multicast --m 4096 --n 4096 --k 4096
+ *   ./build/step08_cluster_multicast --m 4096 --n 4096 --k 1024 --trace /tmp/t08.csv
+ *   make DEBUG=1 step08 && ./build/debug/step08_cluster_multicast --m 2048 --n 2048 --k 1024 --plant-bug 6
+ *   make diff STEP=08
+ */
+#include <cuda.h>
+
+#include "cluster_launch.cuh"
+#include "gemm.cuh"
+#include "mbarrier.cuh"
+#include "named_barrier.cuh"
+#include "pipeline_state.h"
+#include "epilogue.cuh"
+#include "regs.cuh"
+#include "smem_layout.h"
+#include "tile_scheduler.h"
+#include "tma.h"
+#include "tma.cuh"
+#include "wgmma.cuh"
+#include "wgmma_desc.h"
+
+/* ---- tile shape ------------------------------------------------------------
+ * One warpgroup now holds a whole tile's accumulators: WG_M_BLOCKS m64
+ * blocks of BN/2 fp32 registers each.  The register budget decides what is
+ * possible: 240 registers per consumer thread (below), ~40 of them for
+ * addresses, loop state and the epilogue, leaves ~200 for accumulators
+ * (with the 24 / 240 split; the default 128 x 128 tile runs with 40 / 232):
+ *   128 x 256  256 accumulators: does not fit (step 06 needed two WGs for it)
+ *   128 x 192  192 accumulators: fits (QuACK's 128 x 208 shows N need not be
+ *              a power of two; BN must be a multiple of the 64-column
+ *              store sub-tile here)
+ *   128 x 128  128 accumulators: fits with room to spare
+ *    64 x 256  128 accumulators: fits, but it is ONE m64n256 accumulator, so
+ *              each k16 wgmma depends on the previous one: a single
+ *              warpgroup then cannot keep the tensor cores busy (measured
+ *              0.54x cuBLAS).  Two m64 blocks give two independent chains.
+ * Measured (NOTES.md): 128 x 128 is the default; 128 x 192 is faster where
+ * its tiles divide the grid of SMs well (8192^3) and slower where they do
+ * not (4096^3: 704 tiles = 5.3 per SM, so some SMs run 6).
+ *   make step07 BUILD=build/v NVCC_EXTRA="-DBN=192"   (the register split follows) */
+#ifndef WG_M_BLOCKS
+#define WG_M_BLOCKS 2
+#endif
+#ifndef BN
+#define BN 128
+#endif
+#define CONSUMER_WGS 2
+#define WG_THREADS 128                          /* 4 warps: one warpgroup */
+#define BM (64 * WG_M_BLOCKS)                   /* rows of one warpgroup's tile */
+#define BK 64                                   /* 64 bf16 = one 128-byte swizzled row */
+#define THREADS (WG_THREADS * (1 + CONSUMER_WGS))   /* 384: producer WG + consumers */
+#define KSTEPS (BK / 16)                        /* 4 wgmma k16 steps per k-tile */
+#define ACC_REGS (BN / 2)                       /* fp32 accumulators per m64 block */
+#define A_STAGE_BYTES (BM * BK * 2)             /* the A box, BM rows x 128 B (bf16) */
+#define B_STAGE_BYTES (BN * BK * 2)             /* the B box, BN rows x 128 B */
+#define STAGE_BYTES (A_STAGE_BYTES + B_STAGE_BYTES)   /* also the expect_tx count */
+#define SMEM_ALIGN 1024                         /* SWIZZLE_128B atom: 8 rows x 128 B */
+#if BN == 128
+#define wgmma_tile_k16 wgmma_m64n128k16_bf16
+#elif BN == 192
+#define wgmma_tile_k16 wgmma_m64n192k16_bf16
+#elif BN == 256
+#define wgmma_tile_k16 wgmma_m64n256k16_bf16
+#else
+#error "BN must be 128, 192 or 256 (a wgmma wrapper in wgmma.cuh)"
+#endif
+
+/* ---- the cluster -------------------------------------------------------------
+ * Two CTAs side by side along N share the A box: each loads A_HALF_ROWS of
+ * its BM rows and multicasts them.  Sharing B instead (clusters along M)
+ * measured within 2%, A ahead on the large shapes (NOTES.md).  Every CTA
+ * still receives the whole stage, STAGE_BYTES, into its own shared memory. */
+#define CLUSTER_SIZE 2
+#define CLUSTER_MASK ((uint16_t)((1u << CLUSTER_SIZE) - 1))   /* multicast to both CTAs */
+#define A_HALF_ROWS (BM / CLUSTER_SIZE)         /* rows of A this CTA loads */
+#define A_HALF_BYTES (A_HALF_ROWS * BK * 2)
+
+/* ---- register split ----------------------------------------------------------
+ * 384 threads at __launch_bounds__(384, 1): ptxas caps every thread at 168,
+ * 384 x 168 = 64512 registers.  The producer needs ~30 (addresses, loop
+ * counters); the consumers get what the tile's accumulators need and the
+ * producer keeps the rest (regs.cuh): up to 128 accumulators per thread
+ * (128 x 128, 64 x 256) the consumers take 232 and the producer keeps 40;
+ * more (128 x 192: 192) need 240, the most setmaxnreg allows, leaving the
+ * producer 24.  24 is too few for the DEBUG build's hang report, which the
+ * producer may have to call. */
+#define CONSUMER_REGS (WG_M_BLOCKS * ACC_REGS > 128 ? 240 : 232)
+#define PRODUCER_REGS ((THREADS * 168 - CONSUMER_WGS * WG_THREADS * CONSUMER_REGS) / WG_THREADS)
+static_assert(PRODUCER_REGS >= 24 && PRODUCER_REGS % 8 == 0, "setmaxnreg: a multiple of 8, >= 24");
+
+/* ---- the epilogue's own shared memory ---------------------------------------
+ * A tile leaves as 64 x 64 sub-tiles: each consumer warpgroup converts 64
+ * columns of one m64 block to bf16, writes them to a buffer in the
+ * SWIZZLE_128B layout (64 bf16 = 128 B rows: bank-conflict free, see
+ * sw128_offset_bf16), and one thread stores the buffer with TMA.  Two
+ * buffers, but ONE pair for both warpgroups: their epilogues take turns
+ * anyway (the "epi" barriers).  The 16 KiB saved are a stage for a
+ * 128 x 192 tile (5 stages instead of 4); 128 x 128 gets 6 either way. */
+#define EPI_COLS 64                             /* one 128-byte swizzle row of bf16 */
+#define EPI_ROWS 64                             /* one m64 block */
+#define EPI_SUB_BYTES (EPI_ROWS * EPI_COLS * 2) /* 8 KiB per sub-tile buffer */
+#ifndef EPI_BUFS
+#define EPI_BUFS 2
+#endif
+#define EPI_BYTES (EPI_BUFS * EPI_SUB_BYTES)    /* 16 KiB */
+#define EPI_CHUNKS (BN / EPI_COLS)              /* sub-tiles per m64 block */
+#define EPI_REGS (ACC_REGS / EPI_CHUNKS)        /* 32 accumulators per sub-tile */
+static_assert(BN % EPI_COLS == 0, "BN must be a multiple of the 64-column store sub-tile");
+
+/* Named barriers (named_barrier.cuh).  Id 0 is __syncthreads'.  Each
+ * kind has one id per consumer warpgroup c = 0, 1 (warpgroups 1, 2): the
+ * id is the base plus c.  The turn pairs count 256 threads: the waiting
+ * warpgroup's 128 (bar.sync) and its partner's 128 (bar.arrive). */
+enum {
+    BAR_MMA = 1,     /* 1 + c: consumer c may issue its mainloop (the partner arrives) */
+    BAR_EPI = 3,     /* 3 + c: consumer c may use the epilogue buffers */
+    BAR_STORE = 5    /* 5 + c: inside consumer c's epilogue, its 128 threads */
+};
+#define PINGPONG_THREADS (2 * WG_THREADS)
+
+/* Turn-taking: wait until the partner hands consumer c the turn of kind
+ * `bar` (BAR_MMA or BAR_EPI) ... */
+static __device__ __forceinline__ void pingpong_wait_turn(int bar, int c, const char *name)
+{
+    named_bar_sync(bar + c, PINGPONG_THREADS, name);
+}
+
+/* ... and hand it to the partner (c ^ 1) without waiting. */
+static __device__ __forceinline__ void pingpong_pass_turn(int bar, int c)
+{
+    named_bar_arrive(bar + (c ^ 1), PINGPONG_THREADS);
+}
+
+/* ---- shared memory (common/smem_layout.h: the one layout) -------------------
+ * A stage is 32-40 KiB of boxes plus its full and empty mbarriers (8 bytes
+ * each); SMEM_LAYOUT_ALIGN bytes of slack round the base up to 1024, the
+ * swizzle atom every box must start on (smem_layout.h says why).  The
+ * --stages range is sized for the shared memory one CTA may opt in to on an
+ * H100 or H200, 227 KiB (the device attribute
+ * cudaDevAttrMaxSharedMemoryPerBlockOptin on both; CUDA C++ Programming
+ * Guide, compute capability 9.0: 228 KiB per SM, 227 KiB per block).  The
+ * launcher checks the requested ring against the attribute of the device it
+ * runs on (gemm_operands.smem_optin) and refuses what does not fit.  The
+ * epilogue buffers come off the top: the ring gets what they leave.
+ * The D buffers are the epilogue's alone: the A/B ring is being refilled with
+ * the next tile's k-tiles while the epilogue runs, so it cannot double as
+ * the output staging area the way it could in a one-tile-per-CTA kernel. */
+#define SMEM_CONFIG {A_STAGE_BYTES, B_STAGE_BYTES, EPI_BYTES}   /* D: 2 x 8 KiB, shared in turns */
+#define H100_SMEM_OPTIN (227 * 1024)
+/* 2: the release runs one k-tile late (wgmma_wait_group(1) below), so one slot
+ * is always held by the wgmmas in flight and the producer needs another. */
+#define MIN_STAGES 2
+/* At most 8, step 03's ceiling; with 32 KiB stages and 16 KiB of epilogue
+ * buffers the budget decides: 6 (5 with the 40 KiB stages of 128 x 192). */
+#define MAX_STAGES gemm_stages_that_fit(&LAUNCH, H100_SMEM_OPTIN, SMEM_LAYOUT_MAX_STAGES)
+#define DEFAULT_STAGES MAX_STAGES
+#define STEP_ID "08"                           /* the step's number, in messages too */
+
+static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0,
+              "every A and B box must start on a 1024-byte swizzle atom");
+static_assert(SMEM_ALIGN == SMEM_LAYOUT_ALIGN, "the layout rounds the base to the swizzle atom");
+static_assert(BK * 2 == WGMMA_SW128_ROW_BYTES, "a k-tile row must be one 128-byte swizzle row");
+static_assert(EPI_SUB_BYTES % SMEM_ALIGN == 0, "every D buffer must start on a swizzle atom");
+static_assert(EPI_COLS * 2 == WGMMA_SW128_ROW_BYTES, "an epilogue row must be one swizzle row");
+static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
+static_assert(A_HALF_BYTES % SMEM_ALIGN == 0, "each CTA's half of A must start on a swizzle atom");
+
+/* ---- producer: one thread loads every k-tile of every tile -------------------
+ * The other 127 threads of warpgroup 0 have nothing to do and have left
+ * (gemm_cta).  write_state walks the ring: acquire a free slot, announce the
+ * bytes, issue the two TMA boxes.  The thread walks this CTA's tiles and
+ * their k-tiles as ONE sequence: the ring does not know where a tile ends. */
+static __device__ __forceinline__ void producer_load_tile(const CUtensorMap *map_a,
+                                                          const CUtensorMap *map_b,
+                                                          const smem_ring *sm,
+                                                          pipeline_state *write_state, int k_tiles,
+                                                          int m0, int n0, uint32_t rank, int *loads,
+                                                          trace_clock *clk, int plant_bug)
+{
+    (void)plant_bug;
+    for (int kt = 0; kt < k_tiles; ++kt, ++*loads) {
+        /* acquire: the slot's previous contents were fully read (WAR). */
+        producer_acquire(sm->empty, write_state->index, write_state->phase);
+        CLOCK_SPAN(clk, 1, TP_PRODUCER_ACQUIRE, *loads);
+        /* "commit" in TMA form: one arrival plus the bytes to expect.
+         * The count is the FULL box of A plus the full box of B, even
+         * when the box hangs over the matrix edge (M, N or K not a
+         * multiple of the tile): TMA writes zeros for the outside
+         * elements and counts them like the others.  Counting only
+         * in-bounds bytes would leave the tx-count above 0 forever.
+         * Announcing before issuing is CUTLASS's order; the reverse is
+         * also legal (tx-count may go negative within a phase). */
+        uint64_t *bar = &sm->full[write_state->index];
+#ifdef COURSE_DEBUG
+        if (!(PLANTED(plant_bug, BUG_SKIP_COMMIT) && *loads == 1))
+#endif
+            mbar_arrive_expect_tx(bar, STAGE_BYTES);
+        /* Coordinates innermost first: {k, row}.  Our half of A, into the
+         * same offset of both CTAs' slot; each one's full barrier counts it. */
+        tma_load_2d_multicast(sm->a + write_state->index * A_STAGE_BYTES + rank * A_HALF_BYTES, map_a,
+                              kt * BK, m0 + (int)rank * A_HALF_ROWS, smem_u32(bar), CLUSTER_MASK);
+        tma_load_2d(sm->b + write_state->index * B_STAGE_BYTES, map_b, kt * BK, n0, smem_u32(bar));
+        CLOCK_SPAN(clk, 1, TP_PRODUCER_LOAD, *loads);
+        pipeline_advance(write_state);
+    }
+}
+
+static __device__ __forceinline__ void producer_load_tiles(const CUtensorMap *map_a,
+                                                           const CUtensorMap *map_b,
+                                                           const smem_ring *sm, int stages,
+                                                           int k_tiles, const gemm_cluster_params *params,
+                                                           uint32_t rank, trace_clock *clk,
+                                                           int plant_bug)
+{
+    (void)plant_bug;
+    tma_prefetch_map(map_a);
+    tma_prefetch_map(map_b);
+    pipeline_state write_state = pipeline_producer_start((uint32_t)stages);
+#ifdef COURSE_DEBUG
+    if (PLANTED(plant_bug, BUG_PRODUCER_PHASE0)) write_state.phase = 0;   /* the classic: first acquire never passes */
+#endif
+    int loads = 0;   /* k-tiles issued by this CTA, for the planted bug and the trace */
+    for (tile_walk tw = cluster_tile_walk_start(params->walk_start);
+         tile_walk_valid(&params->sched.sched, &tw); tile_walk_advance(&tw, 1)) {
+        int tm, tn;
+        /* A tile past an odd N edge is loaded too: its half of A is the partner's. */
+        cluster_sched_coords(&params->sched, tw.idx, (int)rank, &tm, &tn);
+        producer_load_tile(map_a, map_b, sm, &write_state, k_tiles, tm * BM, tn * BN, rank, &loads,
+                           clk, plant_bug);
+    }
+    /* Producer tail: acquire every slot once more, i.e. wait until both
+     * CTAs' consumers have released all of them.  Then no remote arrive and
+     * no multicast can still reach this CTA, and it may exit (this thread
+     * keeps it alive until then).  Without it the partner could arrive on,
+     * or write into, the shared memory of a CTA that has left. */
+    for (int s = 0; s < stages; ++s) {
+        producer_acquire(sm->empty, write_state.index, write_state.phase);
+        pipeline_advance(&write_state);
+    }
+}
+
+/* release, in a cluster: "done reading slot s" to both producers that write
+ * it, ours (a local arrive) and the partner's (a remote arrive; its default
+ * semantics suffice for this WAR hand-off, NOTES.md).  `remote` is 1 except
+ * for the DEBUG build's planted bug. */
+static __device__ __forceinline__ void consumer_release_cluster(uint64_t *empty, uint32_t slot,
+                                                                uint32_t peer, int remote)
+{
+    consumer_release(empty, slot);
+    if (remote) mbar_arrive_cluster(&empty[slot], peer);
+}
+
+
+/* ---- consumer mainloop: one tile's k-tiles through the ring -----------------
+ * The warpgroup computes its whole tile: WG_M_BLOCKS m64 blocks of A (one
+ * wgmma chain each) against all BN columns of B.  read_state is the slot
+ * to wait for, release_state the slot to hand back (one behind).  *reads
+ * counts the k-tiles this warpgroup consumed (trace, planted bug).  With
+ * its last wgmma issued it passes the tensor cores to the partner (when
+ * hand_over: the partner has a tile after this one). */
+static __device__ __forceinline__ void consumer_mainloop(float (*acc)[ACC_REGS], const smem_ring *sm,
+                                                         int c, int k_tiles,
+                                                         pipeline_state *read_state,
+                                                         pipeline_state *release_state,
+                                                         int *reads, int leader, int hand_over,
+                                                         uint32_t peer, trace_clock *clk,
+                                                         int plant_bug)
+{
+    (void)plant_bug;
+    for (int kt = 0; kt < k_tiles; ++kt, ++*reads) {
+        /* wait: the TMA bytes of k-tile kt have landed.  Every consumer
+         * thread waits (acquire): the data is then visible to the wgmmas
+         * this warpgroup issues, with no proxy fence (TMA writes and wgmma
+         * reads are both async-proxy, and complete_tx releases them). */
+        consumer_wait(sm->full, read_state->index, read_state->phase);
+        CLOCK_SPAN(clk, leader, TP_CONSUMER_WAIT, *reads);
+
+        /* Descriptors of B's BN rows in the slot and, in the loop below, of
+         * each m64 block of A; each k16 step moves 32 bytes along the rows. */
+        const uint64_t db = wgmma_desc_k_major_sw128(sm->b + read_state->index * B_STAGE_BYTES);
+        wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
+        wgmma_fence();   /* accumulator writes (zeroing, the last epilogue) come first */
+        /* scale-d = 0 on a tile's first k16 step: D = A.B overwrites
+         * whatever the registers held (the previous tile's results), so
+         * no zeroing pass is needed. */
+#pragma unroll
+        for (int kk = 0; kk < KSTEPS; ++kk)
+#pragma unroll
+            for (int mb = 0; mb < WG_M_BLOCKS; ++mb) {
+                const uint64_t da = wgmma_desc_k_major_sw128(
+                    sm->a + read_state->index * A_STAGE_BYTES + mb * 64 * WGMMA_SW128_ROW_BYTES);
+                wgmma_tile_k16(acc[mb], wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
+                               wgmma_desc_advance(db, kk * WGMMA_K16_BYTES), kt > 0 || kk > 0);
+            }
+        wgmma_commit_group();
+        CLOCK_SPAN(clk, leader, TP_CONSUMER_COMPUTE, *reads);
+
+        /* release, one k-tile late.  After issuing k-tile kt's group, wait
+         * until at most 1 group is pending: k-tile kt-1's wgmmas are then
+         * complete, so nothing reads slot (kt-1) any more and it can go back
+         * to the producer, while k-tile kt's wgmmas keep the tensor cores
+         * busy during the wait for k-tile kt+1.  Releasing slot kt here
+         * instead would be a WAR race: its wgmmas may still be reading when
+         * TMA overwrites it.  (The alternative, wait_group(0) then release
+         * slot kt, is also correct but drains the tensor-core queue every
+         * k-tile: README exercise.)  This is why a ring needs >= 2 slots.
+         * At a tile's first k-tile the slot to release is the previous
+         * tile's last, which the drain below already handed back: nothing
+         * to release then. */
+        wgmma_wait_group(1);
+        wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
+        if (kt > 0) {
+#ifdef COURSE_DEBUG
+            if (!(PLANTED(plant_bug, BUG_SKIP_RELEASE) && *reads == 1))
+#endif
+                if (leader)
+                    consumer_release_cluster(sm->empty, release_state->index, peer,
+                                             !(PLANTED(plant_bug, BUG_SKIP_REMOTE_RELEASE) && *reads == 1));
+            pipeline_advance(release_state);
+        }
+        CLOCK_SPAN(clk, leader, TP_CONSUMER_RELEASE, *reads);
+        pipeline_advance(read_state);
+    }
+    /* Every wgmma of this tile is issued: hand the tensor cores over
+     * now, before waiting for them to finish, so the partner's first
+     * wgmmas queue right behind my last ones. */
+    if (hand_over) pingpong_pass_turn(BAR_MMA, c);
+    /* Drain: the last k-tile's wgmmas must finish before the accumulators
+     * are read (reading them earlier is undefined), then hand its slot back
+     * at once: the ring stays balanced, and a producer with more tiles to
+     * load (step 06 on) refills the slot during the epilogue. */
+    wgmma_wait_group(0);
+    wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
+    if (leader) consumer_release_cluster(sm->empty, release_state->index, peer, 1);
+}
+
+/* ---- epilogue: accumulators -> bf16 -> swizzled smem -> TMA store -----------
+ * Sub-tile j of m64 block mb = columns 64j .. 64j+63 = accumulators
+ * 32j .. 32j+31 of acc[mb] (wgmma_acc_col: register i is in column
+ * 8(i/4) + ...).  The two D buffers are shared with the partner, in turns
+ * (consumer_tiles takes the turn around this call). */
+static __device__ __forceinline__ void epilogue_store(const CUtensorMap *map_d,
+                                                      __nv_bfloat16 *__restrict__ D, int M, int N,
+                                                      float (*acc)[ACC_REGS], const smem_ring *sm,
+                                                      int c, int m0, int n0, int tid, int leader,
+                                                      int use_tma_store)
+{
+    if (use_tma_store) {
+        int stores = 0;   /* sub-tiles stored in this turn: picks the D buffer */
+#pragma unroll
+        for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
+#pragma unroll
+            for (int j = 0; j < EPI_CHUNKS; ++j, ++stores) {
+                const int b = stores % EPI_BUFS;
+                /* WAR on the buffer: the store issued from it two sub-tiles
+                 * ago must have finished READING it.  Only the thread that
+                 * committed a bulk group can wait for it, so the leader
+                 * waits and a barrier tells the other 127 threads. */
+                if (leader) tma_store_wait_read(EPI_BUFS - 1);
+                named_bar_sync(BAR_STORE + c, WG_THREADS, "epilogue");
+                unsigned char *buf = sm->d_ptr + b * EPI_SUB_BYTES;
+#pragma unroll
+                for (int i = 0; i < EPI_REGS; i += 2) {
+                    const int r = EPI_REGS * j + i;
+                    const __nv_bfloat162 v = __floats2bfloat162_rn(acc[mb][r], acc[mb][r + 1]);
+                    *(__nv_bfloat162 *)(buf + sw128_acc_pair_offset(tid, i)) = v;
+                }
+                /* RAW across proxies: these st.shared are generic-proxy
+                 * writes and the TMA store reads through the async proxy.
+                 * Each writing thread fences its own writes, then the
+                 * barrier gathers them before the one thread stores. */
+                fence_proxy_async_smem();
+                named_bar_sync(BAR_STORE + c, WG_THREADS, "epilogue");
+                if (leader) {
+                    tma_store_2d(map_d, n0 + EPI_COLS * j, m0 + 64 * mb, sm->d + b * EPI_SUB_BYTES);
+                    tma_store_commit_group();
+                }
+            }
+        /* Hand the buffers over only once my stores have read them:
+         * the partner's first st.shared would otherwise race the TMA
+         * unit.  Only the committing thread can wait. */
+        if (leader) tma_store_wait_read(0);
+    } else {
+        /* N % 8 != 0: D's rows are not 16-byte aligned, which a tensor map
+         * requires; write straight from the registers, masked. */
+#pragma unroll
+        for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
+#pragma unroll
+            for (int i = 0; i < ACC_REGS; i += 2)
+                gemm_store_pair(D, M, N, m0 + 64 * mb + wgmma_acc_row(tid, i),
+                                n0 + wgmma_acc_col(tid, i), acc[mb][i], acc[mb][i + 1]);
+    }
+}
+
+/* ---- consumer role: every other tile of the walk, in turns with the partner --
+ * Consumer c (warpgroup c + 1) takes tiles c, c+2, c+4 ... of this CTA's
+ * walk.  The producer loads every tile in order, so c's pipeline states
+ * start c tiles (c * k_tiles k-tiles) into the ring and skip the partner's
+ * k_tiles after every tile. */
+static __device__ __forceinline__ void consumer_tiles(const CUtensorMap *map_d,
+                                                      __nv_bfloat16 *__restrict__ D, int M, int N,
+                                                      const smem_ring *sm, int stages,
+                                                      int k_tiles, const gemm_cluster_params *params,
+                                                      int use_tma_store, int c, uint32_t rank,
+                                                      trace_clock *clk, int plant_bug)
+{
+    (void)plant_bug;
+    const int tid = (int)threadIdx.x % WG_THREADS;   /* thread in the warpgroup */
+    /* The one thread that releases slots and writes trace records.  tid == 0
+     * rather than elect_one_sync(): the whole warpgroup reaches every use
+     * together (the loop bounds are uniform), so any fixed thread serves, and
+     * a constant test costs no instruction.  (elect.sync over a converged
+     * warp also picks one fixed lane, lane 0 in practice; the PTX ISA
+     * promises only that the choice is deterministic.)  The producer uses
+     * elect_one_sync because its other lanes leave right after.  The same
+     * thread issues the epilogue's TMA stores. */
+    const int leader = tid == 0;
+    if (leader && use_tma_store) tma_prefetch_map(map_d);
+
+    /* Kick-off: consumer 0 goes first.  Consumer 1 opens consumer 0's two
+     * turns once, as if it had just finished a tile before consumer 0's
+     * first.  (The partner kicks, not consumer 0 itself: a warp must not
+     * arrive on a barrier and then use the same id again before it
+     * completed.) */
+    if (c == 1) {
+#ifdef COURSE_DEBUG
+        if (!PLANTED(plant_bug, BUG_SKIP_NAMED_ARRIVE))
+#endif
+            pingpong_pass_turn(BAR_MMA, c);
+        pingpong_pass_turn(BAR_EPI, c);
+    }
+
+    float acc[WG_M_BLOCKS][ACC_REGS];
+    pipeline_state read_state = pipeline_consumer_start((uint32_t)stages);
+    pipeline_advance_by(&read_state, (uint32_t)(c * k_tiles));   /* consumer 1 skips 0's first tile */
+    pipeline_state release_state = read_state;
+    int reads = 0;      /* k-tiles consumed by this warpgroup (trace, planted bug) */
+    tile_walk tw = cluster_tile_walk_start(params->walk_start);
+    tile_walk_advance(&tw, c);
+    for (; tile_walk_valid(&params->sched.sched, &tw); tile_walk_advance(&tw, CONSUMER_WGS)) {
+        int tm, tn;
+        const int real = cluster_sched_coords(&params->sched, tw.idx, (int)rank, &tm, &tn);
+        /* Does the partner have a tile after this one?  If not, it has left
+         * (or will): passing it a turn would leave an arrive nobody
+         * matches, so skip it. */
+        tile_walk next = tw;
+        tile_walk_advance(&next, 1);
+        const int partner_next = tile_walk_valid(&params->sched.sched, &next);
+
+        /* My turn on the tensor cores: the partner has issued its last
+         * wgmma of the previous tile (or this is consumer 0's first tile). */
+        pingpong_wait_turn(BAR_MMA, c, "pingpong mma");
+        consumer_mainloop(acc, sm, c, k_tiles, &read_state, &release_state, &reads, leader,
+                          partner_next, rank ^ 1u, clk, plant_bug);
+        /* Skip the partner's tile: its k_tiles k-tiles are the next in the ring. */
+        pipeline_advance_by(&read_state, (uint32_t)k_tiles);
+        release_state = read_state;
+
+        /* The epilogue runs under the partner's mainloop, in its own turn. */
+        pingpong_wait_turn(BAR_EPI, c, "pingpong epilogue");
+        CLOCK_SPAN(clk, leader, TP_CONSUMER_WAIT, reads);
+        if (real)   /* a tile past an odd N edge was computed on zeros: nothing to store */
+            epilogue_store(map_d, D, M, N, acc, sm, c, tm * BM, tn * BN, tid, leader, use_tma_store);
+        if (partner_next) pingpong_pass_turn(BAR_EPI, c);
+        CLOCK_SPAN(clk, leader, TP_EPILOGUE, tw.idx);
+    }
+    /* The last stores must have read shared memory before the CTA exits and
+     * its shared memory goes to another CTA (and written D before the kernel
+     * counts as done). */
+    if (leader && use_tma_store) tma_store_wait_all();
+}
+
+/* ---- the CTA: roles, register split, barriers ---------------------------------
+ * Warpgroup 0 produces, warpgroups 1..CONSUMER_WGS consume.  `traced` is a
+ * constant in each of the two kernels below, so the one every timed launch
+ * runs has no trace code in it at all (no timer reads, no calls, no branches
+ * in the k loop). */
+static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const CUtensorMap *map_b,
+                                                const CUtensorMap *map_d,
+                                                __nv_bfloat16 *__restrict__ D, int M, int N,
+                                                int K, int stages, gemm_cluster_params params,
+                                                trace_ctx tr, int plant_bug, const int traced)
+{
+    const smem_config layout = SMEM_CONFIG;
+    const smem_ring sm = smem_ring_carve(layout, stages);
+    /* Role tests must be uniform per warp (and per warpgroup for wgmma and
+     * setmaxnreg): read the warpgroup index through a shuffle so the
+     * compiler knows. */
+    const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x / WG_THREADS, 0);
+    const uint32_t rank = cluster_ctarank();   /* 0 or 1: which tile and which half of A */
+    const int k_tiles = (K + BK - 1) / BK;   /* the last may be partial (zero-filled) */
+
+    /* Barrier counts:
+     *   full[s]  = 1: one arrival per phase, the producer's arrive.expect_tx.
+     *     The data itself is counted in bytes, not arrivals: the phase
+     *     completes when that arrival happened AND the tx-count is back to 0,
+     *     i.e. every byte the producer announced has landed.  The TMA unit is
+     *     not a thread and does not arrive.
+     *   empty[s] = 2: in each CTA one consumer warpgroup reads slot s (the
+     *     same ring position: both CTAs walk the same cluster tiles), and one
+     *     thread of it (thread 0) arrives on its own CTA's empty[s] and on
+     *     the partner's, after the wgmma.wait_group that proved the
+     *     warpgroup's wgmmas on the slot have finished reading it.  Both
+     *     producers write slot s of both CTAs (A's halves), so each waits
+     *     for both readers.  A wgmma is one operation of the whole
+     *     warpgroup, so one thread's wait covers all four warps.  (CUTLASS's
+     *     PipelineTmaAsync with clusters also counts one arrival per
+     *     consumer warpgroup and CTA.) */
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < stages; ++s) {
+            mbar_init(&sm.full[s], 1);
+            mbar_init(&sm.empty[s], CLUSTER_SIZE);
+        }
+        named_bar_init();
+        mbar_fence_init();
+    }
+    /* Nobody waits on, arrives at or TMA-signals an uninitialized barrier,
+     * in this CTA or the partner's: the cluster-wide __syncthreads (the
+     * init is released to the cluster by mbar_fence_init). */
+    cluster_sync();
+
+    /* Timeline: one writer per warpgroup. */
+    trace_clock clk = trace_clock_start(tr, wg, traced);
+
+    if (wg == 0) {
+        /* Give the registers back first (setmaxnreg is per warpgroup), then
+         * one thread issues everything; the other 127 leave.  elect_one_sync
+         * needs the whole warp, so warp 0 calls it before any lane is
+         * excluded. */
+        REGS_DEC(PRODUCER_REGS);
+        if (threadIdx.x / 32 == 0 && elect_one_sync())
+            producer_load_tiles(map_a, map_b, &sm, stages, k_tiles, &params, rank, &clk, plant_bug);
+        return;
+    }
+    REGS_INC(CONSUMER_REGS);
+    consumer_tiles(map_d, D, M, N, &sm, stages, k_tiles, &params, params.use_tma_store, wg - 1, rank,
+                   &clk, plant_bug);
+}
+
+/* Tensor maps by value, as __grid_constant__ parameters: the kernel then
+ * takes their address in parameter space, which TMA accepts.  A plain
+ * by-value parameter would be copied to local memory, which it does not. */
+__global__ void __launch_bounds__(THREADS, 1)
+pingpong_kernel(const __grid_constant__ CUtensorMap map_a,
+                const __grid_constant__ CUtensorMap map_b,
+                const __grid_constant__ CUtensorMap map_d, __nv_bfloat16 *__restrict__ D, int M,
+                int N, int K, int stages, gemm_cluster_params params, trace_ctx tr, int plant_bug)
+{
+    gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, params, tr, plant_bug, 0);
+}
+
+/* The traced copy is a separate kernel rather than a branch inside one, so
+ * the timed kernel's code and register allocation are untouched by tracing.
+ * Its trace calls sit between wgmma issue and wait.  ptxas keeps the wgmmas
+ * asynchronous across these (no C7510 message for this kernel), but not
+ * across every call: in the DEBUG build, the bounded wait's call to
+ * report_hang (which reaches printf) gets them serialized, with C7510
+ * "wgmma pipeline crossing function boundary".  Check -Xptxas -v. */
+__global__ void __launch_bounds__(THREADS, 1)
+pingpong_kernel_traced(const __grid_constant__ CUtensorMap map_a,
+                       const __grid_constant__ CUtensorMap map_b,
+                       const __grid_constant__ CUtensorMap map_d, __nv_bfloat16 *__restrict__ D,
+                       int M, int N, int K, int stages, gemm_cluster_params params, trace_ctx tr,
+                       int plant_bug)
+{
+    gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, params, tr, plant_bug, 1);
+}
+
+/* ---- host: only what differs (the glue is common/cluster_launch.cuh) ---------
+ * The plan and the launch are the persistent ones for clusters: the A box
+ * halved, cluster_sched, the walk numbered by the placement, a cluster launch
+ * (LAUNCH.cluster) and the timeline of cluster 0; this step names its
+ * kernels, its tile and its shared memory. */
+static const gemm_launch_desc LAUNCH = {
+    .step = STEP_ID,
+    .kernel = (const void *)pingpong_kernel,
+    .kernel_traced = (const void *)pingpong_kernel_traced,
+    .threads = THREADS,
+    .smem = SMEM_CONFIG,
+    .min_stages = MIN_STAGES,
+    .cluster = CLUSTER_SIZE,
+    .bm = BM, .bn = BN, .bk = BK,
+    .d_rows = EPI_ROWS, .d_cols = EPI_COLS,
+};
+
+int main(int argc, char **argv)
+{
+    char variant[48], summary[240];
+    snprintf(variant, sizeof variant, "%dx%dx%d_pingpong_cluster%d", BM, BN, BK, CLUSTER_SIZE);
+    snprintf(summary, sizeof summary,
+             "pingpong GEMM in clusters of %d CTAs that share A by TMA multicast; two consumer "
+             "warpgroups per CTA take turns on the tensor cores; persistent, setmaxnreg %d/%d, "
+             "TMA-store epilogue (%s)", CLUSTER_SIZE, PRODUCER_REGS, CONSUMER_REGS, variant);
+    const gemm_step step = {
+        .step = STEP_ID,
+        .name = "cluster_multicast",
+        .summary = summary,
+        .variant = variant,
+        .min_stages = MIN_STAGES,
+        .max_stages = MAX_STAGES,
+        .default_stages = DEFAULT_STAGES,
+        .need = {9, 0, 1, "wgmma, setmaxnreg and TMA need an sm_90a (Hopper H100/H200) GPU"},
+        .prepare = gemm_cluster_prepare,
+        .release = gemm_cluster_release,
+        .launch = gemm_cluster_launch,
+        .trace_units = 1 + CONSUMER_WGS,
+        .trace_unit_kind = "warpgroup",
+        .has_group = 1,
+        .launch_desc = &LAUNCH,
+    };
+    return gemm_main(argc, argv, &step);
+}
