@@ -37,7 +37,8 @@ HOST_OBJS := $(patsubst common/%.c,$(BUILD)/common/%.o,$(HOST_SRCS))
 HEADERS   := $(wildcard common/*.h common/*.cuh)
 arch_of    = $(if $(filter step01% step02% step03% step04%,$1),$(ARCH_BASE),$(ARCH_90A))
 # STEP=2 and STEP=02 name the same step.
-STEP2     := $(if $(STEP),$(shell printf %02d '$(STEP)' 2>/dev/null | sed 's/^0*\([0-9][0-9]\)$$/\1/'))
+# (Not printf %02d: it reads 08 and 09 as bad octal numbers.)
+STEP2     := $(if $(STEP),$(shell echo '$(STEP)' | sed -e 's/^0*//' -e 's/^\([0-9]\)$$/0\1/'))
 step_dir   = $(filter step$(STEP2)_%,$(STEP_DIRS))
 prev_dir   = $(if $(step_dir),$(filter step$(shell printf %02d $$(expr $(STEP2) - 1 2>/dev/null) 2>/dev/null)_%,$(STEP_DIRS)))
 # need_step: the one-line refusal when STEP names no step folder.
@@ -190,14 +191,16 @@ plots:
 	@$(DEPS_SH) gnuplot-note
 
 # A smaller problem than the bench's default so the window shows steady state.
-# Steps 06-07 walk several tiles per CTA: K = 1024 keeps a tile short enough
+# Steps 06-08 walk several tiles per CTA: K = 1024 keeps a tile short enough
 # that the 30 us window shows tile boundaries (the epilogue under the next loads).
-TIMELINE_ARGS ?= $(if $(filter 01 02 03,$(STEP)),--n-elems 16777216,$(if $(filter 06 07,$(STEP)),--m 4096 --n 4096 --k 1024,--m 4096 --n 4096 --k 4096))
+# Step 09 at the shape it streams, in a 75 us window: the fixup comes at the end.
+TIMELINE_ARGS ?= $(if $(filter 01 02 03,$(STEP2)),--n-elems 16777216,$(if $(filter 06 07 08,$(STEP2)),--m 4096 --n 4096 --k 1024,$(if $(filter 09,$(STEP2)),--m 1024 --n 1024 --k 14336,--m 4096 --n 4096 --k 4096)))
+TIMELINE_US ?= $(if $(filter 09,$(STEP2)),75,30)
 timeline:
 	$(need_step)
 	@$(MAKE) --no-print-directory $(BUILD)/$(step_dir)
-	$(BUILD)/$(step_dir) --trace plots/results/timeline_step$(STEP).csv $(TIMELINE_ARGS) $(ARGS)
-	sh plots/render.sh --timeline $(STEP2)
+	$(BUILD)/$(step_dir) --trace plots/results/timeline_step$(STEP2).csv $(TIMELINE_ARGS) $(ARGS)
+	TIMELINE_US=$(TIMELINE_US) sh plots/render.sh --timeline $(STEP2)
 
 # The first line says how big the lesson is: kernel.cu lines added + removed.
 # diff exits 1 when the files differ: that is the lesson, not an error.

@@ -56,6 +56,8 @@ t "make step05" ok make step05
 smi_calls "make step03 / step05"
 t "make diff STEP=03" ok make diff STEP=03
 t "make diff STEP=3" ok make diff STEP=3
+t "make diff STEP=08 (not octal)" ok make diff STEP=08
+t "make diff STEP=9" ok make diff STEP=9
 t "make diff STEP=01 (no predecessor)" refuse:2:"has no step before it" make diff STEP=01
 t "make diff STEP=42 (no such step)" refuse:2:"names no step folder" make diff STEP=42
 if grep -q "ignored" "$T/out"; then echo "targets: make diff: FAILED: 'ignored' in its output"; fail=1; fi
