@@ -13,8 +13,13 @@ data = ARG1; setup = ARG2; out = ARG3; ttl = ARG4
 load setup
 
 # fixed colour per phase: producer oranges, consumer purples, epilogue green;
-# waiting is the light shade of the role's colour
-names = "producer_acquire producer_load consumer_wait consumer_compute consumer_release epilogue other"
+# waiting is the light shade of the role's colour.  A span runs from the
+# previous record of its row to this one, so each legend entry says what the
+# row was doing during its bars (titles in quotes: gnuplot's word() keeps them whole).
+names = "'producer_acquire: waits for a free slot' 'producer_load: issues the copies (cp.async or TMA)' " . \
+        "'consumer_wait: waits for data (07: and for its turn)' " . \
+        "'consumer_compute: computes (issues the MMAs)' 'consumer_release: wait_group, frees the slot' " . \
+        "'epilogue: writes the tile out' other"
 colors = "#f8c98f #e66101 #cdc5e6 #5e3c99 #80cdc1 #1b7837 #999999"
 
 h = rows * 24 + 190
@@ -24,7 +29,7 @@ set output out
 set datafile separator "\t"
 set title sprintf("%s: CTAs %s, the first %g µs", ttl, ctas, window_us)
 set xlabel "time (µs) from the first record of CTA ".word(ctas, 1)." (%globaltimer)"
-set key outside bottom center horizontal Left reverse
+set key outside bottom center horizontal Left reverse maxrows 3
 set grid xtics
 set ytics nomirror
 unset mytics

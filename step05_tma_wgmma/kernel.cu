@@ -141,7 +141,8 @@
  * 4 (5 with one consumer warpgroup). */
 #define MAX_STAGES gemm_stages_that_fit(&LAUNCH, H100_SMEM_OPTIN, SMEM_LAYOUT_MAX_STAGES)
 /* 4, the deepest ring with two consumers; at 4096^3 on the H100 it measured
- * 0.871 of cuBLAS against 0.859 at 3 and 0.602 at 2 (plots/results CSV). */
+ * 0.876 of cuBLAS against 0.867 at 3 and 0.606 at 2 (plots/results CSV, the
+ * stages sweep of git ea20162, all at 1980 MHz). */
 #define DEFAULT_STAGES 4
 #define STEP_ID "05"                           /* the step's number, in messages too */
 

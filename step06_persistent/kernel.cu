@@ -107,7 +107,11 @@
  * 384 threads at __launch_bounds__(384, 1): ptxas caps every thread at 168.
  * The producer needs ~30 (addresses, loop counters); give it the minimum
  * that leaves room for them and hand the rest to the consumers:
- * 128 x 40 + 256 x 232 = 64512 = 384 x 168 (regs.cuh). */
+ * 128 x 40 + 256 x 232 = 64512 = 384 x 168 (regs.cuh).  At this tile the
+ * consumers do not need the extra registers yet (built without the split:
+ * 161, no spill; step07_pingpong/experiments/regs_split.log); the split is
+ * the pattern, and it becomes necessary with more accumulators per thread
+ * (step 07's 128 x 192 tile). */
 #define PRODUCER_REGS 40
 #define CONSUMER_REGS 232
 static_assert(WG_THREADS * PRODUCER_REGS + CONSUMER_WGS * WG_THREADS * CONSUMER_REGS <=

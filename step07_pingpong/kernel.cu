@@ -77,9 +77,10 @@
  *              each k16 wgmma depends on the previous one: a single
  *              warpgroup then cannot keep the tensor cores busy (measured
  *              0.54x cuBLAS).  Two m64 blocks give two independent chains.
- * Measured (NOTES.md): 128 x 128 is the default; 128 x 192 is faster where
- * its tiles divide the grid of SMs well (8192^3) and slower where they do
- * not (4096^3: 704 tiles = 5.3 per SM, so some SMs run 6).
+ * Measured (NOTES.md): 128 x 128 is the default; 128 x 192 is 8% slower
+ * where its tiles divide the grid of SMs badly (4096^3: 704 tiles = 5.3 per
+ * SM, so some SMs run 6) and not clearly faster where they divide well
+ * (8192^3: 2.7% fewer cycles, but not less time).
  *   make step07 BUILD=build/v NVCC_EXTRA="-DBN=192"   (the register split follows) */
 #ifndef WG_M_BLOCKS
 #define WG_M_BLOCKS 2
