@@ -13,7 +13,7 @@
 data = ARG1; setup = ARG2; out = ARG3; gpu = ARG4
 load setup
 
-set terminal pngcairo size 1150,600 noenhanced font "sans,11"
+set terminal pngcairo size 1400,600 noenhanced font "sans,11"   # nine steps: room for their names
 set output out
 set datafile separator "\t"
 set title "Hiding latency, step by step: each step's speed ÷ its reference's, same run, interleaved launches\n".gpu
