@@ -4,7 +4,7 @@
  * A tile cut among several CTAs is finished by its owner; each other CTA
  * (a writer) leaves its fp32 partial accumulators in a workspace slot and
  * raises a flag.  Memory-model protocol (PTX ISA, "Memory Consistency Model";
- * docs HOPPER_PTX_CARD.md, "Step 09"):
+ * docs/hopper_ptx.md, "Flags between CTAs"):
  *
  *   writer                                    owner
  *   every thread: st partials (plain)         one thread: spin on
