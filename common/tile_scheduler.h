@@ -510,6 +510,16 @@ TILE_SCHED_FN void sk_walk_next(const sk_plan *p, sk_walk *w)
     }
 }
 
+/* Stream-K on clusters (step 09).  The unit is a cluster of `size` CTAs and
+ * the plan's tiles are cluster tiles (cluster_sched): every CTA of unit u
+ * walks sk_walk_start(p, u), the same pieces, and CTA `rank` computes tile
+ * `rank` of each piece's cluster tile (cluster_sched_coords) over the same
+ * k-range, so the CTAs still share the multicast operand.  A unit writes at
+ * most one partial (its first piece), so each CTA needs one workspace slot
+ * and one flag: this index.  The owner's CTA r reads the writers' CTA r:
+ * the same tile. */
+TILE_SCHED_FN int sk_cluster_slot(int unit, int rank, int size) { return unit * size + rank; }
+
 /* The k-tiles of streamed tile t that unit u computes (an empty range if none). */
 TILE_SCHED_FN void sk_unit_tile_range(const sk_plan *p, int u, int t, int *k_begin, int *k_end)
 {

@@ -391,6 +391,79 @@ START_TEST(test_control_chain_detected)
 }
 END_TEST
 
+/* ---- clusters (step 09 on step 08): the unit is a cluster of 2 CTAs -----------
+ * The plan runs over cluster tiles; CTA r of unit u walks sk_walk_start(p, u)
+ * and computes tile r of each piece's cluster tile (cluster_sched_coords).
+ * Checked on real output tiles: every (tile, k-tile) exactly once (padding
+ * tiles past an odd N edge excluded), the two CTAs of a unit on tiles
+ * (m, n), (m, n+1) (they share A) over the same k-range, a slot and a flag
+ * per CTA (sk_cluster_slot: distinct, one partial per CTA), every writer's
+ * CTA r holding the owner's CTA r's tile, and with --mode dp exactly step
+ * 08's walk (unit u: u, u + U', ... with U' = min(tiles, units)).  The unit
+ * of a cluster is walk_start[cluster], a permutation: coverage holds for any. */
+static const int cl_shapes[][2] = {
+    {1024, 1024}, {1000, 1001}, {640, 1001}, {4096, 4096}, {256, 384}, {128, 128},
+    {128, 200},   {8192, 8192}, {1536, 1536}, {300, 2000},
+};
+static const int cl_kts[] = {224, 64, 4, 1, 17};
+static const int cl_units[] = {66, 64, 7, 1};
+
+START_TEST(test_cluster_units)
+{
+    static unsigned char seen[1 << 22];
+    static unsigned char slot_used[2 * MAX_UNITS];
+    for (int sh = 0; sh < NELEMS(cl_shapes); ++sh)
+    for (int ki = 0; ki < NELEMS(cl_kts); ++ki)
+    for (int ui = 0; ui < NELEMS(cl_units); ++ui)
+    for (int mode = 0; mode < 3; ++mode) {
+        const int M = cl_shapes[sh][0], N = cl_shapes[sh][1], KT = cl_kts[ki], U = cl_units[ui];
+        const cluster_sched cs = cluster_sched_make(M, N, 128, 128, 2, 1, 8, U);
+        const int tiles_real = cs.tiles_m * cs.tiles_n;
+        EXPECT((long)tiles_real * KT <= (long)sizeof seen, "case too large");
+        const sk_plan p = sk_plan_make(cs.sched.num_tiles, KT, U, mode);
+        memset(seen, 0, (size_t)tiles_real * KT);
+        memset(slot_used, 0, sizeof slot_used);
+        walk_all(&p);
+        for (int u = 0; u < p.units; ++u) {
+            int writes = 0;
+            for (int i = 0; i < nitems[u]; ++i) {
+                const sk_work w = items[u][i];
+                int tm[2], tn[2], real[2];
+                for (int r = 0; r < 2; ++r) {
+                    real[r] = cluster_sched_coords(&cs, w.tile, r, &tm[r], &tn[r]);
+                    if (real[r])
+                        for (int k = w.k_begin; k < w.k_end; ++k) ++seen[(tm[r] * cs.tiles_n + tn[r]) * KT + k];
+                }
+                EXPECT(real[0] && tm[0] == tm[1] && tn[1] == tn[0] + 1,
+                       "%dx%d KT %d U %d mode %d unit %d: tiles (%d,%d) (%d,%d) do not share A",
+                       M, N, KT, U, mode, u, tm[0], tn[0], tm[1], tn[1]);
+                if (sk_work_writes(&p, &w)) {
+                    EXPECT(i == 0 && ++writes == 1, "unit %d writes a partial at piece %d", u, i);
+                    for (int r = 0; r < 2; ++r) {
+                        const int s = sk_cluster_slot(u, r, 2);
+                        EXPECT(s >= 0 && s < 2 * p.units && !slot_used[s], "slot %d reused", s);
+                        slot_used[s] = 1;
+                    }
+                }
+                if (sk_work_waits(&p, &w))   /* its writers' first pieces are this tile */
+                    for (int v = u + 1; v <= sk_tile_last_unit(&p, w.tile); ++v)
+                        EXPECT(nitems[v] > 0 && items[v][0].tile == w.tile && items[v][0].k_begin > 0,
+                               "owner %d of tile %d: unit %d's first piece is not that tile", u,
+                               w.tile, v);
+                if (mode == SK_MODE_DP) {
+                    const int Up = cs.sched.num_tiles < U ? cs.sched.num_tiles : U;
+                    EXPECT(p.units == Up && w.tile == u + i * Up && w.k_begin == 0 && w.k_end == KT,
+                           "dp: unit %d piece %d is tile %d, step 08 walks %d", u, i, w.tile, u + i * Up);
+                }
+            }
+        }
+        for (int i = 0; i < tiles_real * KT; ++i)
+            EXPECT(seen[i] == 1, "%dx%d KT %d U %d mode %d: tile (%d,%d) k-tile %d taken %d times",
+                   M, N, KT, U, mode, i / KT / cs.tiles_n, i / KT % cs.tiles_n, i % KT, seen[i]);
+    }
+}
+END_TEST
+
 Suite *stream_k_schedule_suite(void)
 {
     Suite *s = suite_create("stream_k_schedule");
@@ -402,6 +475,7 @@ Suite *stream_k_schedule_suite(void)
     tcase_add_test(tc, test_roles);
     tcase_add_test(tc, test_no_cycle_no_chain);
     tcase_add_test(tc, test_control_chain_detected);
+    tcase_add_test(tc, test_cluster_units);
     suite_add_tcase(s, tc);
     return s;
 }
