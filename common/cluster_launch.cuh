@@ -114,21 +114,10 @@ static void *gemm_cluster_prepare(const gemm_operands *op)
     const gemm_launch_desc *l = op->launch;
     const int cluster = l->cluster > 1 ? l->cluster : 1;
     gemm_cluster_plan *p = (gemm_cluster_plan *)gemm_plan_alloc(sizeof *p, l->step);
-    /* A[M][K]: boxes of bk k x bm / cluster rows (this CTA's share of the
-     * tile's A; 64 rows = 8 whole swizzle atoms for the course's 128).
-     * B[N][K]: bk k x bn rows.  Both SWIZZLE_128B. */
-    const tma_2d_desc da = tma_2d_bf16_row_major(op->a, (uint64_t)op->m, (uint64_t)op->k,
-                                                 l->bm / cluster, l->bk, TMA_SWIZZLE_128B);
-    const tma_2d_desc db = tma_2d_bf16_row_major(op->b, (uint64_t)op->n, (uint64_t)op->k, l->bn,
-                                                 l->bk, TMA_SWIZZLE_128B);
-    tma_encode_or_exit(&p->a, &da, l->step, "A");
-    tma_encode_or_exit(&p->b, &db, l->step, "B");
-    p->params.use_tma_store = op->n % 8 == 0;
-    if (p->params.use_tma_store) {
-        const tma_2d_desc dd = tma_2d_bf16_row_major(op->d, (uint64_t)op->m, (uint64_t)op->n,
-                                                     l->d_rows, l->d_cols, TMA_SWIZZLE_128B);
-        tma_encode_or_exit(&p->d, &dd, l->step, "D");
-    }
+    /* A's boxes are this CTA's share of the tile's rows (bm / cluster: 64
+     * rows = 8 whole swizzle atoms for the course's 128), multicast to both. */
+    gemm_encode_ab(&p->a, &p->b, op, l->bm / cluster);
+    p->params.use_tma_store = gemm_encode_d(&p->d, op);
     p->params.sched = cluster_sched_make(op->m, op->n, l->bm, l->bn, cluster, 1, op->group,
                                          op->num_sms / cluster);
     p->grid = gemm_persistent_grid(l, op, p->params.sched.sched.num_tiles * cluster);

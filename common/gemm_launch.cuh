@@ -200,13 +200,13 @@ typedef struct {
 static void gemm_launch(const gemm_launch_desc *l, const gemm_operands *op, int grid, void **args,
                         cudaStream_t stream);
 
-/* The A and B maps every TMA step uses.  A[M][K]: boxes of bk k x bm rows;
- * B[N][K]: bk k x bn rows; both SWIZZLE_128B, the layout
- * wgmma_desc_k_major_sw128 describes. */
-static void gemm_encode_ab(CUtensorMap *a, CUtensorMap *b, const gemm_operands *op)
+/* The A and B maps every TMA step uses.  A[M][K]: boxes of bk k x a_rows
+ * rows (bm, or a cluster CTA's share of it: step 08); B[N][K]: bk k x bn
+ * rows; both SWIZZLE_128B, the layout wgmma_desc_k_major_sw128 describes. */
+static void gemm_encode_ab(CUtensorMap *a, CUtensorMap *b, const gemm_operands *op, int a_rows)
 {
     const gemm_launch_desc *l = op->launch;
-    const tma_2d_desc da = tma_2d_bf16_row_major(op->a, (uint64_t)op->m, (uint64_t)op->k, l->bm,
+    const tma_2d_desc da = tma_2d_bf16_row_major(op->a, (uint64_t)op->m, (uint64_t)op->k, a_rows,
                                                  l->bk, TMA_SWIZZLE_128B);
     const tma_2d_desc db = tma_2d_bf16_row_major(op->b, (uint64_t)op->n, (uint64_t)op->k, l->bn,
                                                  l->bk, TMA_SWIZZLE_128B);
@@ -214,11 +214,25 @@ static void gemm_encode_ab(CUtensorMap *a, CUtensorMap *b, const gemm_operands *
     tma_encode_or_exit(b, &db, l->step, "B");
 }
 
+/* D's map for the TMA-store epilogue (steps 06+): d_rows x d_cols boxes in
+ * the same 128B swizzle the epilogue writes.  A tensor map needs 16-byte row
+ * strides, N % 8 == 0; otherwise the epilogue stores from registers, the map
+ * stays unused (zeros) and this returns 0. */
+static int gemm_encode_d(CUtensorMap *d, const gemm_operands *op)
+{
+    const gemm_launch_desc *l = op->launch;
+    if (op->n % 8 != 0) return 0;
+    const tma_2d_desc dd = tma_2d_bf16_row_major(op->d, (uint64_t)op->m, (uint64_t)op->n,
+                                                 l->d_rows, l->d_cols, TMA_SWIZZLE_128B);
+    tma_encode_or_exit(d, &dd, l->step, "D");
+    return 1;
+}
+
 static void *gemm_tiled_prepare(const gemm_operands *op)
 {
     const gemm_launch_desc *l = op->launch;
     gemm_tiled_plan *p = (gemm_tiled_plan *)gemm_plan_alloc(sizeof *p, l->step);
-    gemm_encode_ab(&p->a, &p->b, op);
+    gemm_encode_ab(&p->a, &p->b, op, l->bm);
     p->grid = ((op->m + l->bm - 1) / l->bm) * ((op->n + l->bn - 1) / l->bn);
     return p;
 }
@@ -252,16 +266,8 @@ static void *gemm_persistent_prepare(const gemm_operands *op)
 {
     const gemm_launch_desc *l = op->launch;
     gemm_persistent_plan *p = (gemm_persistent_plan *)gemm_plan_alloc(sizeof *p, l->step);
-    gemm_encode_ab(&p->a, &p->b, op);
-    /* D: store boxes in the same 128B swizzle the epilogue writes.  A tensor
-     * map needs 16-byte row strides: N % 8 == 0.  Otherwise the epilogue
-     * stores from registers and map d stays unused (zeros). */
-    p->params.use_tma_store = op->n % 8 == 0;
-    if (p->params.use_tma_store) {
-        const tma_2d_desc dd = tma_2d_bf16_row_major(op->d, (uint64_t)op->m, (uint64_t)op->n,
-                                                     l->d_rows, l->d_cols, TMA_SWIZZLE_128B);
-        tma_encode_or_exit(&p->d, &dd, l->step, "D");
-    }
+    gemm_encode_ab(&p->a, &p->b, op, l->bm);
+    p->params.use_tma_store = gemm_encode_d(&p->d, op);
     /* The raster direction from the tiles whose loads run at the same time:
      * one per CTA (step 07's two warpgroups take their tiles' k-tiles one
      * after the other, so still one per SM). */
