@@ -1,7 +1,8 @@
 #!/bin/sh
 # promote.sh — make the cluster port step 09 (run from the repository root,
 # in a clean checkout; undo with git checkout).  It replaces
-# step09_stream_k/kernel.cu and experiments/repeat_check.cu with the port's
+# step09_stream_k/kernel.cu with the port's, makes the port's plan release
+# experiments/repeat_check.cu's default,
 # and applies the port's test changes (tests.patch: the stream_k cases'
 # comments and one more case, 640 x 640 x 8192, where rank 1's padding tile is
 # streamed; the sanitizer entry's comment).  Then build and run the one GPU
@@ -15,6 +16,7 @@
 set -eu
 P=$(dirname "$0")
 cp "$P/kernel.cu" step09_stream_k/kernel.cu
-sed 's|#include "kernel.cu"|#include "../kernel.cu"|' "$P/repeat_check.cu" >step09_stream_k/experiments/repeat_check.cu
+sed -i 's|^#define STEP09_PLAN_RELEASE gemm_plan_free$|#define STEP09_PLAN_RELEASE gemm_cluster_release|' \
+    step09_stream_k/experiments/repeat_check.cu
 git apply "$P/tests.patch"
 echo "promoted: step09_stream_k/kernel.cu is the cluster port; make diff STEP=9 shows it against step 08"
