@@ -151,18 +151,6 @@ TILE_SCHED_FN void tile_walk_advance(tile_walk *w, int k)
     w->idx += k * w->stride;
 }
 
-/* ---- shared-memory budget ------------------------------------------------------
- * A persistent kernel keeps its epilogue buffer for the whole run, so the A/B
- * ring gets what is left: stages = (budget - epilogue - fixed) / stage bytes,
- * at most max_stages.  0 means not even one stage fits. */
-TILE_SCHED_FN int smem_stages_that_fit(int smem_budget, int stage_bytes, int epi_bytes,
-                                       int fixed_bytes, int max_stages)
-{
-    const int left = smem_budget - epi_bytes - fixed_bytes;
-    int s = left > 0 ? left / stage_bytes : 0;
-    return s < max_stages ? s : max_stages;
-}
-
 /* ---- clusters of CTAs (step 08) -------------------------------------------------
  * A cluster of `size` CTAs (1 or 2 in the course) computes `size` neighbouring
  * tiles that need the same panel of one operand, which it multicasts:

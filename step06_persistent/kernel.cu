@@ -44,7 +44,7 @@
  *   epilogue: masked global stores        regs -> swizzled smem -> TMA store
  *                                         (masked stores only when N % 8 != 0)
  *   4 stages, ring only                   stages from the budget left after the
- *                                         epilogue buffer (smem_stages_that_fit)
+ *                                         epilogue buffer (smem_layout.h)
  *
  * Kept from step 05: the 128 x 256 x 64 tile, one producer thread and two
  * consumer warpgroups that cooperate on one tile (64 rows each), the

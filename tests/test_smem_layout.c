@@ -27,6 +27,9 @@ static const step_config STEPS[] = {
     {"step07 128x128x64", {16 * KIB, 16 * KIB, 16 * KIB}, 6},
     {"step07 128x192x64 (-DBN=192)", {16 * KIB, 24 * KIB, 16 * KIB}, 5},
     {"step07 64x256x64 (-DWG_M_BLOCKS=1 -DBN=256)", {8 * KIB, 32 * KIB, 16 * KIB}, 5},
+    {"step07 128x256x64 (-DBN=256: smem only, its accumulators do not fit)",
+     {16 * KIB, 32 * KIB, 16 * KIB}, 4},
+    {"step07 64x192x64 (-DWG_M_BLOCKS=1 -DBN=192)", {8 * KIB, 24 * KIB, 16 * KIB}, 6},
 };
 #define NSTEPS ((int)(sizeof STEPS / sizeof STEPS[0]))
 
@@ -98,6 +101,12 @@ START_TEST(budget_edges)
     ck_assert_int_eq(smem_layout_stages_that_fit(c, (int)one, 8), 1);
     ck_assert_int_eq(smem_layout_stages_that_fit(c, 99 * 1024, 8), 1);
     ck_assert_int_eq(smem_layout_stages_that_fit(c, 227 * 1024, 3), 3);
+    /* Exact boundaries: 1024 B slack + 32 KiB epilogue + S x (48 KiB + 16). */
+    ck_assert_int_eq(smem_layout_stages_that_fit(c, 1024 + 32768 + 3 * 49168, 8), 3);
+    ck_assert_int_eq(smem_layout_stages_that_fit(c, 1024 + 32768 + 3 * 49168 - 1, 8), 2);
+    /* The cap: 1 KiB boxes would fit 112 stages in 227 KiB. */
+    const smem_config tiny = {KIB, KIB, 0};
+    ck_assert_int_eq(smem_layout_stages_that_fit(tiny, 227 * 1024, 8), 8);
     const smem_config odd = {16 * KIB + 512, 32 * KIB, 0};
     ck_assert(!smem_layout_valid(odd));
 }

@@ -395,54 +395,6 @@ START_TEST(test_pick_along_n)
 }
 END_TEST
 
-/* ---- shared-memory stages ------------------------------------------------------ */
-
-START_TEST(test_smem_stages_hand)
-{
-    ck_assert_int_eq(smem_stages_that_fit(227 * 1024, 49168, 32768, 1024, 8), 4);
-    ck_assert_int_eq(smem_stages_that_fit(227 * 1024, 32784, 16384, 1024, 8), 6);
-    ck_assert_int_eq(smem_stages_that_fit(99 * 1024, 49168, 32768, 1024, 8), 1);
-    /* Too small: nothing left after the epilogue, or less than one stage. */
-    ck_assert_int_eq(smem_stages_that_fit(32768, 49168, 32768, 1024, 8), 0);
-    ck_assert_int_eq(smem_stages_that_fit(33792, 49168, 32768, 1024, 8), 0);
-    ck_assert_int_eq(smem_stages_that_fit(33792 + 49167, 49168, 32768, 1024, 8), 0);
-    ck_assert_int_eq(smem_stages_that_fit(33792 + 49168, 49168, 32768, 1024, 8), 1);
-    /* Exact boundaries. */
-    ck_assert_int_eq(smem_stages_that_fit(33792 + 3 * 49168, 49168, 32768, 1024, 8), 3);
-    ck_assert_int_eq(smem_stages_that_fit(33792 + 3 * 49168 - 1, 49168, 32768, 1024, 8), 2);
-    /* The cap. */
-    ck_assert_int_eq(smem_stages_that_fit(227 * 1024, 1040, 0, 1024, 8), 8);
-    ck_assert_int_eq(smem_stages_that_fit(227 * 1024, 1040, 0, 1024, 3), 3);
-    ck_assert_int_eq(smem_stages_that_fit(227 * 1024, 32784, 16384, 1024, 6), 6);
-    ck_assert_int_eq(smem_stages_that_fit(227 * 1024, 32784, 16384, 1024, 5), 5);
-}
-END_TEST
-
-START_TEST(test_smem_stages_steps)
-{
-    /* Each kernel's numbers: stage = A box + B box + two 8-byte mbarriers,
-     * fixed = 1024 alignment slack. */
-    static const struct { const char *what; int bm, bn, epi, stages; } steps[] = {
-        {"step 06, 128x256, 2 WGs x 2 x 8 KiB epilogue", 128, 256, 32768, 4},
-        {"step 07, 128x192 (default)", 128, 192, 16384, 5},
-        {"step 07, 128x128", 128, 128, 16384, 6},
-        {"step 07, 128x256", 128, 256, 16384, 4},
-        {"step 07, 64x256", 64, 256, 16384, 5},
-        {"step 07, 64x192", 64, 192, 16384, 6},
-    };
-    const int budget = 227 * 1024, fixed = 1024;
-    for (int k = 0; k < NELEMS(steps); ++k) {
-        const int stage = (steps[k].bm + steps[k].bn) * 64 * 2 + 2 * 8;
-        const int s = smem_stages_that_fit(budget, stage, steps[k].epi, fixed, 8);
-        ck_assert_msg(s == steps[k].stages, "%s: %d stages, expected %d", steps[k].what, s, steps[k].stages);
-        const int bytes = fixed + steps[k].epi + s * stage;
-        ck_assert_msg(bytes <= budget, "%s: %d bytes > %d", steps[k].what, bytes, budget);
-        ck_assert_msg(bytes + stage > budget, "%s: another stage would fit (%d + %d <= %d)",
-                      steps[k].what, bytes, stage, budget);
-    }
-}
-END_TEST
-
 Suite *tile_scheduler_suite(void)
 {
     Suite *s = suite_create("tile_scheduler");
@@ -457,8 +409,6 @@ Suite *tile_scheduler_suite(void)
     tcase_add_test(ts, test_wave_footprint_brute_force);
     tcase_add_test(ts, test_wave_footprint_hand);
     tcase_add_test(ts, test_pick_along_n);
-    tcase_add_test(ts, test_smem_stages_hand);
-    tcase_add_test(ts, test_smem_stages_steps);
     suite_add_tcase(s, ts);
     return s;
 }

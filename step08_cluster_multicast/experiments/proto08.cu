@@ -2,7 +2,8 @@
  * kernel (git 8b2908b) plus clusters of CLUSTER CTAs sharing one operand by TMA
  * multicast, and a run-time walk order (PROTO_ORDER) for the placement
  * experiments.  Not the lesson: step08_cluster_multicast/kernel.cu is.
- * Built by proto08.sh. */
+ * Built by proto08.sh against common/ as of that revision (git 8b2908b):
+ * check it out to rebuild it; later common/ headers no longer match. */
 /* step07_pingpong — two consumer warpgroups that each own a whole tile and
  * take turns on the tensor cores: one runs its mainloop while the other runs
  * its epilogue.
