@@ -238,7 +238,7 @@ static int row_write(const char *path, const csv_row *r)
 
 static const char *const trace_phase_names[TP_COUNT] = {
     "producer_acquire", "producer_load", "consumer_wait", "consumer_compute", "consumer_release",
-    "epilogue"};
+    "epilogue", "fixup"};
 
 typedef struct {
     trace_ctx ctx;            /* what the kernel gets */

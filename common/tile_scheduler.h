@@ -280,10 +280,12 @@ TILE_SCHED_FN int cluster_walk_rank(const int *keys, int n, int c)
  * unit (the others take the odd ones first), n the most units that share a
  * tile (its owner reads n - 1 partials), SK_FIXUP_KT the time to write and
  * read one partial tile, and r = SK_RATE_PCT / 100 what a streamed k-tile
- * costs against a data-parallel one: streamed pieces ran 1.5x slower per
- * k-tile than data-parallel waves on every shape measured, even with two
- * k-offsets.  Both constants are fitted to the H100 rows in NOTES.md.  Auto
- * streams only when the model predicts a gain of SK_MIN_GAIN_PCT or more.
+ * costs against a data-parallel one.  Both are fitted to step 09's H100 rows
+ * (NOTES.md, "The model refitted"): with clusters of two CTAs sharing A, a
+ * two-offset streamed k-tile cost 1.06-1.11x a data-parallel one and a
+ * split tile ~10 k-tile times more (2.8 us); the one-CTA build before it
+ * paid 1.5x, its loads limited by the L2.  Auto streams only when the
+ * model predicts a gain of SK_MIN_GAIN_PCT or more.
  *
  * The ordering, and why no unit waits on a unit that waits.  A unit walks its
  * range forwards (k ascending), then its data-parallel tiles.  Only its FIRST
@@ -302,7 +304,7 @@ enum { SK_MODE_AUTO = 0, SK_MODE_DP = 1, SK_MODE_SK = 2 };
 #define SK_FIXUP_KT 10       /* k-tile times to write + read one partial tile (NOTES.md) */
 #endif
 #ifndef SK_RATE_PCT
-#define SK_RATE_PCT 150      /* a streamed k-tile costs 150% of a data-parallel one (NOTES.md) */
+#define SK_RATE_PCT 115      /* a streamed k-tile costs 115% of a data-parallel one (NOTES.md) */
 #endif
 #ifndef SK_MIN_GAIN_PCT
 #define SK_MIN_GAIN_PCT 5    /* auto streams only for a predicted gain of 5% or more */
@@ -378,6 +380,33 @@ TILE_SCHED_FN sk_plan sk_plan_split(int tiles, int kt, int units, int S, int Up)
     return p;
 }
 
+/* The unit whose range holds iteration i (0 <= i < sk_tiles * kt). */
+TILE_SCHED_FN int sk_unit_of_iter(const sk_plan *p, int i)
+{
+    const int big = p->sk_extra * (p->sk_base + 1);
+    return i < big ? i / (p->sk_base + 1) : p->sk_extra + (i - big) / p->sk_base;
+}
+
+/* The units that share streamed tile t: owner = the one holding k-tile 0,
+ * then owner + 1 .. last in k order (the writers). */
+TILE_SCHED_FN int sk_tile_owner(const sk_plan *p, int t) { return sk_unit_of_iter(p, t * p->kt); }
+TILE_SCHED_FN int sk_tile_last_unit(const sk_plan *p, int t)
+{
+    return sk_unit_of_iter(p, t * p->kt + p->kt - 1);
+}
+
+/* The most units that share one streamed tile (its owner reads n - 1
+ * partials): 1 when every range covers whole tiles. */
+TILE_SCHED_FN int sk_plan_max_sharing(const sk_plan *p)
+{
+    int n = p->sk_tiles > 0 ? 1 : 0;
+    for (int t = 0; t < p->sk_tiles; t++) {
+        const int m = sk_tile_last_unit(p, t) - sk_tile_owner(p, t) + 1;
+        if (m > n) n = m;
+    }
+    return n;
+}
+
 /* Predicted time of the busiest unit, in k-tile times (the model above). */
 TILE_SCHED_FN long long sk_plan_time(const sk_plan *p)
 {
@@ -386,10 +415,8 @@ TILE_SCHED_FN long long sk_plan_time(const sk_plan *p)
     const int others = U - p->sk_units;   /* units without stream-K work take dp tiles first */
     const int dp_sk = dp > others ? (dp - others + U - 1) / U : 0;
     const int dp_other = others > 0 ? (dp + U - 1) / U : 0;
-    const int split = sk_k_offsets(p->sk_tiles, p->sk_units) > 1 || p->sk_base % p->kt != 0;
     const long long t_sk = ((long long)(p->sk_base + (p->sk_extra > 0)) * SK_RATE_PCT + 99) / 100 +
-                           (long long)dp_sk * p->kt +
-                           (split ? (long long)SK_FIXUP_KT * (sk_units_per_tile_max(p->kt, p->sk_base) - 1) : 0);
+                           (long long)dp_sk * p->kt + (long long)SK_FIXUP_KT * (sk_plan_max_sharing(p) - 1);
     const long long t_other = (long long)dp_other * p->kt;
     return t_sk > t_other ? t_sk : t_other;
 }
@@ -425,21 +452,6 @@ TILE_SCHED_FN int sk_unit_begin(const sk_plan *p, int u)
 {
     if (u >= p->sk_units) return p->sk_tiles * p->kt;
     return u * p->sk_base + (u < p->sk_extra ? u : p->sk_extra);
-}
-
-/* The unit whose range holds iteration i (0 <= i < sk_tiles * kt). */
-TILE_SCHED_FN int sk_unit_of_iter(const sk_plan *p, int i)
-{
-    const int big = p->sk_extra * (p->sk_base + 1);
-    return i < big ? i / (p->sk_base + 1) : p->sk_extra + (i - big) / p->sk_base;
-}
-
-/* The units that share streamed tile t: owner = the one holding k-tile 0,
- * then owner + 1 .. last in k order (the writers). */
-TILE_SCHED_FN int sk_tile_owner(const sk_plan *p, int t) { return sk_unit_of_iter(p, t * p->kt); }
-TILE_SCHED_FN int sk_tile_last_unit(const sk_plan *p, int t)
-{
-    return sk_unit_of_iter(p, t * p->kt + p->kt - 1);
 }
 
 /* Does this piece of a streamed tile end in a partial (write) or in a wait

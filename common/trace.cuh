@@ -28,7 +28,8 @@ enum trace_phase {
     TP_CONSUMER_COMPUTE = 3,  /* consumer computes on the slot (FMAs, mma.sync, wgmma) */
     TP_CONSUMER_RELEASE = 4,  /* consumer waits for its MMAs and releases the slot */
     TP_EPILOGUE = 5,          /* accumulators to global memory */
-    TP_COUNT = 6
+    TP_FIXUP = 6,             /* stream-K (step 09): a writer stores its partial, or an owner waits for and adds them */
+    TP_COUNT = 7
 };
 
 typedef struct {

@@ -19,12 +19,12 @@
 # Environment: PLOTS_OUT (default plots/), RESULTS_MD (default README.md
 # step*/README.md), GNUPLOT (default gnuplot), COURSE_GPU (the results file,
 # without .csv, the steps and progression keys show; default
-# NVIDIA_H100_80GB_HBM3), TIMELINE_US (default 30), TABLE_SHAPES (the GEMM
+# NVIDIA_H100_80GB_HBM3), TIMELINE_US (default 30 µs; 65 for step 09), TABLE_SHAPES (the GEMM
 # table's shapes, MxNxK; default the shapes the course's goals name).
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 TL=""
-if [ "${1:-}" = "--timeline" ]; then TL=$(printf %02d "${2:?usage: $0 --timeline NN [RESULTS_DIR]}"); shift 2; fi
+if [ "${1:-}" = "--timeline" ]; then TL=$(printf %02d "$(expr "${2:?usage: $0 --timeline NN [RESULTS_DIR]}" + 0)"); shift 2; fi   # expr: 08 and 09 are not octal
 RES=${1:-$HERE/results}
 OUT=${PLOTS_OUT:-$HERE}
 MD=${RESULTS_MD-README.md $(ls step*/README.md 2>/dev/null | tr '\n' ' ')}
@@ -58,7 +58,8 @@ gp() {
 timeline() { # timeline CSV
     t=$(basename "$1" .csv); s=${t#timeline_step}
     nm=$(awk -F'\t' -v s="$s" '$1 == s { print " (" $4 ")" }' "$HERE/steps.tsv")
-    if awk -v us="${TIMELINE_US:-30}" -v setup="$T/$t.setup" -f "$HERE/timeline.awk" "$1" >"$T/$t.dat"; then
+    w=30; [ "$s" = 09 ] && w=65   # step 09: the whole kernel (fixup at the end), not just its mainloop
+    if awk -v us="${TIMELINE_US:-$w}" -v setup="$T/$t.setup" -f "$HERE/timeline.awk" "$1" >"$T/$t.dat"; then
         gp timeline.gp "$OUT/$t.png" "$T/$t.dat" "$T/$t.setup" -- "Step $s$nm timeline"
     else
         echo "render.sh: $1 has no records" >&2

@@ -7,11 +7,14 @@
 #   repeat    set: a run of the step's default configuration (the bench's
 #             headline runs, repeated); empty: a single run of a sweep point
 # A configuration is (impl, step, m, n, k, n_elems, work, stages, group,
-# cluster, headline or not).  Its numbers come from its latest set of rows: a
+# cluster, headline or not, mode).  Its numbers come from its latest set of rows: a
 # headline row with repeat 1 (or a repeat index already in the set) starts a
 # new set, repeats 2, 3, ... join it; a sweep row is a set of its own.  A
 # table shows the median ratio of the set and its range; each ratio is the
 # CSV's, rounded once, to 2 decimals, in the tables and the plots alike.
+# A step's table shows, per shape, only its latest headline configuration: an
+# older one (another cluster, group or mode: the step's default changed) stays
+# in the CSV, not in the table.
 # Writes into DIR: stream.md gemm.md stepNN.md steps.md (table fragments),
 # and the data of the .gp scripts: *.dat and *.args (the arguments after GPU).
 BEGIN { FS = ","; OFS = "\t"; ncfg = 0 }
@@ -22,7 +25,7 @@ FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
     impl = f("impl"); if (impl == "") impl = "course"
     head = f("repeat") != ""
     key = impl SUBSEP f("step") SUBSEP f("m") SUBSEP f("n") SUBSEP f("k") SUBSEP f("n_elems") SUBSEP \
-          f("work") SUBSEP f("stages") SUBSEP f("group") SUBSEP f("cluster") SUBSEP head
+          f("work") SUBSEP f("stages") SUBSEP f("group") SUBSEP f("cluster") SUBSEP head SUBSEP f("mode")
     if (!(key in cfg)) { cfg[key] = ++ncfg; K[ncfg] = key }
     c = cfg[key]; r = f("repeat") + 0
     if (!head || r <= 1 || (c, r) in seen) { for (i = 1; i <= n[c]; i++) delete seen[c, rep[c, i]]; n[c] = 0 }
@@ -39,7 +42,7 @@ function med(c, j,   i, a, t, k, m) {   # median of field j over c's set (sorted
     lo = a[1]; hi = a[m]
     return m == 0 ? "" : (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2)
 }
-function P(c, p) { split(K[c], kk, SUBSEP); return kk[p] }   # 1 impl 2 step 3 m 4 n 5 k 6 n_elems 7 work 8 stages 9 group 10 cluster 11 head
+function P(c, p) { split(K[c], kk, SUBSEP); return kk[p] }   # 1 impl 2 step 3 m 4 n 5 k 6 n_elems 7 work 8 stages 9 group 10 cluster 11 head 12 mode
 function shape(c) { return P(c, 3) == P(c, 4) && P(c, 4) == P(c, 5) ? P(c, 3) "³" : P(c, 3) "×" P(c, 4) "×" P(c, 5) }
 function shapekey(c) { return P(c, 3) "x" P(c, 4) "x" P(c, 5) }
 function ms(v) { return v == "" ? "–" : sprintf(v < 0.1 ? "%.4f" : "%.3f", v) }
@@ -101,9 +104,9 @@ function stream_md(   s, c, o, best, b) {
     print "| step | stages | ms | GB/s | copy GB/s | ratio to copy |\n|---|---:|---:|---:|---:|---:|" > o
     printf "%s", rows > o; footer(o)
 }
-function gemm_row(c, o, lead,   p) {   # one GEMM row, the CUTLASS counterpart's ratio beside it
+function gemm_row(c, o, lead, md,   p) {   # one GEMM row, the CUTLASS counterpart's ratio beside it
     p = find("cutlass", P(c, 2), P(c, 11), P(c, 3), P(c, 4), P(c, 5))
-    printf "| %s%s | %s | %s | %s | %s | %s | %s |\n", lead, shape(c), P(c, 8), ms(med(c, 4)), num(med(c, 5), "%.1f"),
+    printf "| %s%s | %s%s | %s | %s | %s | %s | %s |\n", lead, shape(c), md ? dash(P(c, 12)) " | " : "", P(c, 8), ms(med(c, 4)), num(med(c, 5), "%.1f"),
            num(med(c, 8), "%.1f"), ratio(c), p ? ratio(p) : "–" > o
     use(c); if (p) use(p)
 }
@@ -123,9 +126,11 @@ function gemm_md(   o, s, id, j, c, p, any) {
     prepend(o, hdr)
 }
 function prepend(o, h,   l, body) { body = ""; while ((getline l < o) > 0) body = body l "\n"; close(o); printf "%s\n\n%s", h, body > o }
-function step_md(s,   o, c, a, m, i, gemm) {
-    o = out "/step" s ".md"; reset_use(); m = 0
-    for (c = 1; c <= ncfg; c++) if (P(c, 1) == "course" && P(c, 2) == s) a[++m] = c
+function dash(v) { return v == "" ? "–" : v }
+function step_md(s,   o, c, a, m, i, gemm, md) {
+    o = out "/step" s ".md"; reset_use(); m = 0; md = 0
+    for (c = 1; c <= ncfg; c++) if (P(c, 1) == "course" && P(c, 2) == s && (P(c, 11) == 0 || find("course", s, 1, P(c, 3), P(c, 4), P(c, 5)) == c)) {
+        a[++m] = c; if (P(c, 12) != "") md = 1 }
     sortcfg(a, m); gemm = P(a[1], 3) != ""
     if (!gemm) {
         print "| work | stages | ms | GB/s | copy GB/s | ratio to copy | SM MHz |\n|---:|---:|---:|---:|---:|---:|---:|" > o
@@ -134,13 +139,13 @@ function step_md(s,   o, c, a, m, i, gemm) {
                    num(med(c, 7), "%.0f"), ratio(c), num(med(c, 2), "%.0f") > o }
     } else {
         print "The step's default configuration (each ratio: the median of its runs, range in brackets):\n" > o
-        print "| M×N×K | stages | ms | TFLOP/s | cuBLAS TFLOP/s | ratio to cuBLAS | CUTLASS's ratio |\n|---|---:|---:|---:|---:|---:|---:|" > o
-        for (i = 1; i <= m; i++) if (P(a[i], 11) == 1) gemm_row(a[i], o, "")
+        print "| M×N×K | " (md ? "plan | " : "") "stages | ms | TFLOP/s | cuBLAS TFLOP/s | ratio to cuBLAS | CUTLASS's ratio |\n|---|" (md ? "---|" : "") "---:|---:|---:|---:|---:|---:|" > o
+        for (i = 1; i <= m; i++) if (P(a[i], 11) == 1) gemm_row(a[i], o, "", md)
         any = 0
         for (i = 1; i <= m; i++) { c = a[i]; if (P(c, 11) == 1) continue
-            if (!any++) print "\nOther configurations (one run each):\n\n| M×N×K | stages | group | cluster | ms | TFLOP/s | cuBLAS TFLOP/s | ratio to cuBLAS |\n|---|---:|---:|---:|---:|---:|---:|---:|" > o
-            use(c); printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", shape(c), P(c, 8), P(c, 9) == "" ? "–" : P(c, 9),
-                P(c, 10) == "" ? "–" : P(c, 10), ms(med(c, 4)), num(med(c, 5), "%.1f"), num(med(c, 8), "%.1f"), ratio(c) > o }
+            if (!any++) print "\nOther configurations (one run each):\n\n| M×N×K | stages | group | cluster | " (md ? "plan | " : "") "ms | TFLOP/s | cuBLAS TFLOP/s | ratio to cuBLAS |\n|---|---:|---:|---:|" (md ? "---|" : "") "---:|---:|---:|---:|" > o
+            use(c); printf "| %s | %s | %s | %s | %s%s | %s | %s | %s |\n", shape(c), P(c, 8), dash(P(c, 9)), dash(P(c, 10)),
+                md ? dash(P(c, 12)) " | " : "", ms(med(c, 4)), num(med(c, 5), "%.1f"), num(med(c, 8), "%.1f"), ratio(c) > o }
     }
     footer(o); close(o); prepend(o, stamp() (gemm ? "" : " · n = " P(a[1], 6) " floats"))
 }

@@ -4,7 +4,7 @@
 # Data columns: x centre (µs), row, half width, half height, phase id.
 BEGIN {
     FS = ","
-    np = split("producer_acquire producer_load consumer_wait consumer_compute consumer_release epilogue", pn, " ")
+    np = split("producer_acquire producer_load consumer_wait consumer_compute consumer_release epilogue fixup", pn, " ")
     for (p = 1; p <= np; p++) pid[pn[p]] = p - 1
 }
 { sub(/\r$/, "") }

@@ -19,8 +19,9 @@ load setup
 names = "'producer_acquire: waits for a free slot' 'producer_load: issues the copies (cp.async or TMA)' " . \
         "'consumer_wait: waits for data (07: and for its turn)' " . \
         "'consumer_compute: computes (issues the MMAs)' 'consumer_release: wait_group, frees the slot' " . \
-        "'epilogue: writes the tile out' other"
-colors = "#f8c98f #e66101 #cdc5e6 #5e3c99 #80cdc1 #1b7837 #999999"
+        "'epilogue: writes the tile out' " . \
+        "'fixup (09): stores a partial, or waits for and adds the partials' other"
+colors = "#f8c98f #e66101 #cdc5e6 #5e3c99 #80cdc1 #1b7837 #d7191c #999999"
 
 h = rows * 24 + 190
 h = h < 420 ? 420 : (h > 1800 ? 1800 : h)

@@ -1,60 +1,47 @@
 /* step09_stream_k — stream-K: every SM gets a share of the MAC loop,
- * whatever the shape; a tile cut between CTAs is finished through global
- * memory.
+ * whatever the shape; a tile cut between clusters is finished through
+ * global memory.
  *
  *   D[M x N] = A[M x K] . B[N x K]^T    bf16 in, fp32 accumulate, bf16 out
  *
- * Concept.  Dealing out whole tiles leaves SMs idle when the tile count is
- * not a multiple of the SM count (64 tiles on 132 SMs: 68 idle all along).
+ * Concept.  Whole tiles leave SMs idle when the tile count is not a
+ * multiple of the SM count (64 tiles on 132 SMs: 68 idle all along).
  * Stream-K (Osama et al., PPoPP 2023) deals out k-tiles: the streamed tiles'
- * (tile, k-tile) iterations are cut into one contiguous range per CTA, equal
- * to within one k-tile (tile_scheduler.h, "stream-K").  The CTA holding a
- * tile's k-tile 0 OWNS it; every other CTA with a piece of it (a WRITER)
- * stores its fp32 partial in a workspace and raises a flag; the owner waits,
- * adds the partials in k order (bitwise reproducible), stores the tile
- * (fixup.cuh).
+ * (tile, k-tile) iterations, cut into one contiguous range per UNIT, equal
+ * to within one k-tile (tile_scheduler.h, "stream-K").  The unit is step
+ * 08's cluster: both CTAs take the same k-range of tiles (m, n), (m, n+1),
+ * still sharing A.  The unit holding a tile's k-tile 0 OWNS it; every other
+ * unit with a piece of it (a WRITER) stores its CTAs' fp32 partials and
+ * raises their flags; the owner waits, adds them in k order (bitwise
+ * reproducible) and stores (fixup.cuh).  A writer's piece is its unit's
+ * first, an owner's wait its last: no unit waits for a unit that waits.
+ * --mode auto streams only where a model fitted on the H100 predicts a gain
+ * (1024 x 1024 x 14336: 2 units per cluster tile) and otherwise runs step
+ * 08's walk and launch unchanged.  Pingpong stays: writers never wait, an
+ * owner waits between its two turns (README.md, "Why pingpong survives").
  *
- *   --mode sk, 1024 x 1024 x 14336: 64 tiles x 224 k-tiles on 132 CTAs
- *   CTA 0   [==== 109 ====)                             owns tile 0
- *   CTA 1                 [==== 109 ====)               writes tile 0's middle
- *   CTA 2                               [6)[== 103 ==)  writes its tail, owns tile 1
+ * What changed from step 08 (clusters sharing A, whole tiles):
  *
- * The partial wave and one full wave are streamed, the rest stays whole
- * tiles.  Those ranges start at 33 k-offsets here: CTAs sharing a row of A
- * read it at different k and the L2 stops serving them (slower than whole
- * tiles, NOTES.md).  --mode auto keeps plans with <= 2 k-offsets (here 128
- * CTAs, two per tile) and streams only where a model fitted on the H100
- * predicts a gain.  A writer's piece is its CTA's first, an owner's wait
- * its last streamed one: no CTA waits for a CTA that waits.  A plan that
- * streams launches cooperatively: every CTA resident, every flag raised.
- *
- * Pingpong stays (CUTLASS's pingpong refuses stream-K: a wait inside a turn
- * could close a cycle across CTAs): writers never wait, and the owner waits
- * between its two turns (README.md, "Why pingpong survives").
- *
- * What changed from step 07 (pingpong, whole tiles):
- *
- *   step 07                               step 09
+ *   step 08                               step 09
  *   ------------------------------------  ---------------------------------------
- *   tile_walk: whole tiles b, b+G, ...    sk_walk: pieces (k-ranges of the
- *                                         streamed tiles), then whole tiles
+ *   cluster c walks cluster tiles         sk_walk of unit walk_start[c]: pieces
+ *   walk_start[c], + #clusters            (k-ranges), then whole tiles as 08
  *   mainloop over k-tiles 0 .. KT         over the piece's [k_begin, k_end)
  *   partner skips KT k-tiles              skips the partner's piece
  *   every tile ends in an epilogue        fixup_piece: a writer stores and
  *                                         flags, an owner waits and adds
- *   plain launch                          cooperative when the plan streams;
- *                                         stream_k_params: plan, workspace
- *                                         (64 KiB + a flag per CTA), epoch
+ *   cluster launch                        + cooperative when the plan streams
  *
  * Build and run (sm_90a only):
  *   make step09
- *   ./build/step09_stream_k --m 1024 --n 1024 --k 14336
- *   ./build/step09_stream_k --m 1024 --n 1024 --k 14336 --mode dp
+ *   ./build/step09_stream_k --m 1024 --n 1024 --k 14336 --mode sk
  *   ./build/step09_stream_k --m 256 --n 256 --k 256 --exact --mode sk
- *   make diff STEP=09
+ *   make DEBUG=1 step09 && ./build/debug/step09_stream_k --m 1024 --n 1024 --k 14336 --plant-bug 5
+ *   make diff STEP=9
  */
 #include <cuda.h>
 
+#include "cluster_launch.cuh"
 #include "gemm.cuh"
 #include "mbarrier.cuh"
 #include "named_barrier.cuh"
@@ -114,6 +101,16 @@
 #else
 #error "BN must be 128, 192 or 256 (a wgmma wrapper in wgmma.cuh)"
 #endif
+
+/* ---- the cluster -------------------------------------------------------------
+ * Two CTAs side by side along N share the A box: each loads A_HALF_ROWS of
+ * its BM rows and multicasts them.  Sharing B instead (clusters along M)
+ * measured within 2%, A ahead on the large shapes (NOTES.md).  Every CTA
+ * still receives the whole stage, STAGE_BYTES, into its own shared memory. */
+#define CLUSTER_SIZE 2
+#define CLUSTER_MASK ((uint16_t)((1u << CLUSTER_SIZE) - 1))   /* multicast to both CTAs */
+#define A_HALF_ROWS (BM / CLUSTER_SIZE)         /* rows of A this CTA loads */
+#define A_HALF_BYTES (A_HALF_ROWS * BK * 2)
 
 /* ---- register split ----------------------------------------------------------
  * 384 threads at __launch_bounds__(384, 1): ptxas caps every thread at 168,
@@ -203,16 +200,13 @@ static_assert(BK * 2 == WGMMA_SW128_ROW_BYTES, "a k-tile row must be one 128-byt
 static_assert(EPI_SUB_BYTES % SMEM_ALIGN == 0, "every D buffer must start on a swizzle atom");
 static_assert(EPI_COLS * 2 == WGMMA_SW128_ROW_BYTES, "an epilogue row must be one swizzle row");
 static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
+static_assert(A_HALF_BYTES % SMEM_ALIGN == 0, "each CTA's half of A must start on a swizzle atom");
 
 /* ---- stream-K: the plan and the fixup (common/fixup.cuh) ---------------------
- * What the kernel needs beyond step 07's gemm_params: which k-ranges of which
- * tiles each CTA takes, and where partials and flags live.  The workspace is
- * the harness's (allocated and zeroed once per run, gemm.cuh); the launch
- * number is its epoch, so flags are never reset.  A partial is one
- * warpgroup's accumulators, WG_M_BLOCKS x ACC_REGS floats per thread, stored
- * 4 at a time in register order: 32 float4 x 128 threads = 64 KiB per CTA.
- * The owner's thread t reads exactly the values the writer's thread t held:
- * the same tile, the same wgmma fragment layout. */
+ * The workspace is the harness's, zeroed once (flags hold the launch number:
+ * never reset).  A partial: a warpgroup's accumulators in register order,
+ * 64 KiB per CTA in slot sk_cluster_slot(unit, rank); the owner's CTA r
+ * reads the writers' CTA r: the same tile, the same fragment layout. */
 typedef struct {
     sk_plan plan;
     float4 *partials;      /* one partial tile per CTA: its first piece's */
@@ -221,56 +215,61 @@ typedef struct {
 } stream_k_params;
 #define PARTIAL_F4 (WG_M_BLOCKS * ACC_REGS / 4)           /* float4 per thread */
 #define PARTIAL_BYTES (PARTIAL_F4 * WG_THREADS * 16)      /* 64 KiB */
-#define TP_FIXUP TP_COUNT   /* timeline: a writer's store or an owner's wait + adds ("?" in the CSV) */
 
-/* Writer: every thread stores its partial, the barrier gathers the 128
- * threads' stores, one thread releases them with the flag. */
+/* Writer: all threads store, a barrier gathers the stores, one thread releases them. */
 static __device__ __forceinline__ void fixup_write_partial(float (*acc)[ACC_REGS],
-                                                           const stream_k_params *sk, int c,
-                                                           int tid, int plant_bug)
+                                                           const stream_k_params *sk, int slot,
+                                                           int c, int tid, int plant_bug)
 {
-    partial_store_all(sk->partials + (size_t)blockIdx.x * PARTIAL_F4 * WG_THREADS, &acc[0][0],
+    partial_store_all(sk->partials + (size_t)slot * PARTIAL_F4 * WG_THREADS, &acc[0][0],
                       WG_M_BLOCKS * ACC_REGS, WG_THREADS, tid);
     named_bar_sync(BAR_STORE + c, WG_THREADS, "fixup write");
     (void)plant_bug;
 #ifdef COURSE_DEBUG
     if (PLANTED(plant_bug, BUG_SKIP_FLAG)) return;   /* the owner must name this partial */
 #endif
-    if (tid == 0) flag_store_release_gpu(&sk->flags[blockIdx.x], sk->epoch);
+    if (tid == 0) flag_store_release_gpu(&sk->flags[slot], sk->epoch);
 }
 
-/* Owner: for each writer of the tile in k order, one thread waits for its
- * flag, the barrier passes the news on, every thread adds the writer's
- * values to its own.  The fixed order makes the sum reproducible bit for
- * bit (fp32 addition is not associative). */
+/* Owner: per writer unit in k order (a fixed order: bitwise reproducible), one
+ * thread acquires its flag, a barrier passes the news on, all threads add. */
 static __device__ __forceinline__ void fixup_add_partials(float (*acc)[ACC_REGS],
                                                           const stream_k_params *sk, int tile,
-                                                          int c, int tid)
+                                                          int unit, uint32_t rank, int c, int tid)
 {
     const int last = sk_tile_last_unit(&sk->plan, tile);
-    for (int v = (int)blockIdx.x + 1; v <= last; ++v) {
-        if (tid == 0) flag_wait_acquire_gpu(&sk->flags[v], sk->epoch, tile, v);
+    for (int v = unit + 1; v <= last; ++v) {
+        const int slot = sk_cluster_slot(v, (int)rank, CLUSTER_SIZE);
+        if (tid == 0) flag_wait_acquire_gpu(&sk->flags[slot], sk->epoch, tile, v);
         named_bar_sync(BAR_STORE + c, WG_THREADS, "fixup wait");
-        partial_add_all(&acc[0][0], sk->partials + (size_t)v * PARTIAL_F4 * WG_THREADS,
+        partial_add_all(&acc[0][0], sk->partials + (size_t)slot * PARTIAL_F4 * WG_THREADS,
                         WG_M_BLOCKS * ACC_REGS, WG_THREADS, tid);
     }
 }
 
-/* A piece's fixup: a writer stores its partial, an owner adds the others'.
- * Returns 1 for a writer (it has no tile to store). */
+/* A piece's fixup.  Returns 1 for a writer (it has no tile to store). */
 static __device__ __forceinline__ int fixup_piece(float (*acc)[ACC_REGS], const stream_k_params *sk,
-                                                  const sk_work *pc, int c, int tid, int plant_bug)
+                                                  const sk_work *pc, int unit, uint32_t rank, int c,
+                                                  int tid, int plant_bug)
 {
     if (sk_work_writes(&sk->plan, pc)) {
-        fixup_write_partial(acc, sk, c, tid, plant_bug);
+        fixup_write_partial(acc, sk, sk_cluster_slot(unit, (int)rank, CLUSTER_SIZE), c, tid,
+                            plant_bug);
         return 1;
     }
-    if (sk_work_waits(&sk->plan, pc)) fixup_add_partials(acc, sk, pc->tile, c, tid);
+    if (sk_work_waits(&sk->plan, pc)) fixup_add_partials(acc, sk, pc->tile, unit, rank, c, tid);
     return 0;
 }
 
-/* Step past the piece a walk stands on, in the walk and in the ring (the
- * partner's piece: its k-tiles come next in the ring). */
+/* This cluster's unit: its place in the placement's walk order.  Re-read
+ * where needed (an L1 hit) rather than kept live: the consumers' registers
+ * are all taken, and ptxas spilled it. */
+static __device__ __forceinline__ int stream_k_unit(const gemm_cluster_params *params)
+{
+    return __ldg(&params->walk_start[cluster_id_x()]);
+}
+
+/* Step past the piece a walk stands on, in the walk and in the ring. */
 static __device__ __forceinline__ void skip_piece(const sk_plan *plan, sk_walk *w,
                                                   pipeline_state *read_state)
 {
@@ -288,8 +287,8 @@ static __device__ __forceinline__ void skip_piece(const sk_plan *plan, sk_walk *
 static __device__ __forceinline__ void producer_load_tile(const CUtensorMap *map_a,
                                                           const CUtensorMap *map_b,
                                                           const smem_ring *sm,
-                                                          pipeline_state *write_state, int k_begin,
-                                                          int k_end, int m0, int n0, int *loads,
+                                                          pipeline_state *write_state, int k_begin, int k_end,
+                                                          int m0, int n0, uint32_t rank, int *loads,
                                                           trace_clock *clk, int plant_bug)
 {
     (void)plant_bug;
@@ -310,8 +309,10 @@ static __device__ __forceinline__ void producer_load_tile(const CUtensorMap *map
         if (!(PLANTED(plant_bug, BUG_SKIP_COMMIT) && *loads == 1))
 #endif
             mbar_arrive_expect_tx(bar, STAGE_BYTES);
-        /* Coordinates innermost first: {k, row}. */
-        tma_load_2d(sm->a + write_state->index * A_STAGE_BYTES, map_a, kt * BK, m0, smem_u32(bar));
+        /* Coordinates innermost first: {k, row}.  Our half of A, into the
+         * same offset of both CTAs' slot; each one's full barrier counts it. */
+        tma_load_2d_multicast(sm->a + write_state->index * A_STAGE_BYTES + rank * A_HALF_BYTES, map_a,
+                              kt * BK, m0 + (int)rank * A_HALF_ROWS, smem_u32(bar), CLUSTER_MASK);
         tma_load_2d(sm->b + write_state->index * B_STAGE_BYTES, map_b, kt * BK, n0, smem_u32(bar));
         CLOCK_SPAN(clk, 1, TP_PRODUCER_LOAD, *loads);
         pipeline_advance(write_state);
@@ -321,8 +322,9 @@ static __device__ __forceinline__ void producer_load_tile(const CUtensorMap *map
 static __device__ __forceinline__ void producer_load_tiles(const CUtensorMap *map_a,
                                                            const CUtensorMap *map_b,
                                                            const smem_ring *sm, int stages,
-                                                           const sk_plan *plan, const tile_sched *sched,
-                                                           trace_clock *clk, int plant_bug)
+                                                           const sk_plan *plan, const gemm_cluster_params *params,
+                                                           uint32_t rank, trace_clock *clk,
+                                                           int plant_bug)
 {
     (void)plant_bug;
     tma_prefetch_map(map_a);
@@ -332,18 +334,37 @@ static __device__ __forceinline__ void producer_load_tiles(const CUtensorMap *ma
     if (PLANTED(plant_bug, BUG_PRODUCER_PHASE0)) write_state.phase = 0;   /* the classic: first acquire never passes */
 #endif
     int loads = 0;   /* k-tiles issued by this CTA, for the planted bug and the trace */
-    for (sk_walk wk = sk_walk_start(plan, (int)blockIdx.x); sk_walk_valid(plan, &wk);
+    for (sk_walk wk = sk_walk_start(plan, stream_k_unit(params)); sk_walk_valid(plan, &wk);
          sk_walk_next(plan, &wk)) {
         const sk_work pc = sk_walk_work(plan, &wk);
         int tm, tn;
-        tile_sched_coords(sched, pc.tile, &tm, &tn);
+        /* A tile past an odd N edge is loaded too: its half of A is the partner's. */
+        cluster_sched_coords(&params->sched, pc.tile, (int)rank, &tm, &tn);
         producer_load_tile(map_a, map_b, sm, &write_state, pc.k_begin, pc.k_end, tm * BM, tn * BN,
-                           &loads, clk, plant_bug);
+                           rank, &loads, clk, plant_bug);
     }
-    /* No producer tail needed: without clusters no other CTA arrives on
-     * our barriers, and the consumers keep the CTA alive until every
-     * byte issued above has landed (they wait for it). */
+    /* Producer tail: acquire every slot once more, i.e. wait until both
+     * CTAs' consumers have released all of them.  Then no remote arrive and
+     * no multicast can still reach this CTA, and it may exit (this thread
+     * keeps it alive until then).  Without it the partner could arrive on,
+     * or write into, the shared memory of a CTA that has left. */
+    for (int s = 0; s < stages; ++s) {
+        producer_acquire(sm->empty, write_state.index, write_state.phase);
+        pipeline_advance(&write_state);
+    }
 }
+
+/* release, in a cluster: "done reading slot s" to both producers that write
+ * it, ours (a local arrive) and the partner's (a remote arrive; its default
+ * semantics suffice for this WAR hand-off, NOTES.md).  `remote` is 1 except
+ * for the DEBUG build's planted bug. */
+static __device__ __forceinline__ void consumer_release_cluster(uint64_t *empty, uint32_t slot,
+                                                                uint32_t peer, int remote)
+{
+    consumer_release(empty, slot);
+    if (remote) mbar_arrive_cluster(&empty[slot], peer);
+}
+
 
 /* ---- consumer mainloop: one tile's k-tiles through the ring -----------------
  * The warpgroup computes its whole tile: WG_M_BLOCKS m64 blocks of A (one
@@ -357,7 +378,8 @@ static __device__ __forceinline__ void consumer_mainloop(float (*acc)[ACC_REGS],
                                                          pipeline_state *read_state,
                                                          pipeline_state *release_state,
                                                          int *reads, int leader, int hand_over,
-                                                         trace_clock *clk, int plant_bug)
+                                                         uint32_t peer, trace_clock *clk,
+                                                         int plant_bug)
 {
     (void)plant_bug;
     for (int kt = k_begin; kt < k_end; ++kt, ++*reads) {
@@ -406,7 +428,9 @@ static __device__ __forceinline__ void consumer_mainloop(float (*acc)[ACC_REGS],
 #ifdef COURSE_DEBUG
             if (!(PLANTED(plant_bug, BUG_SKIP_RELEASE) && *reads == 1))
 #endif
-                if (leader) consumer_release(sm->empty, release_state->index);
+                if (leader)
+                    consumer_release_cluster(sm->empty, release_state->index, peer,
+                                             !(PLANTED(plant_bug, BUG_SKIP_REMOTE_RELEASE) && *reads == 1));
             pipeline_advance(release_state);
         }
         CLOCK_SPAN(clk, leader, TP_CONSUMER_RELEASE, *reads);
@@ -422,7 +446,7 @@ static __device__ __forceinline__ void consumer_mainloop(float (*acc)[ACC_REGS],
      * load (step 06 on) refills the slot during the epilogue. */
     wgmma_wait_group(0);
     wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
-    if (leader) consumer_release(sm->empty, release_state->index);
+    if (leader) consumer_release_cluster(sm->empty, release_state->index, peer, 1);
 }
 
 /* ---- epilogue: accumulators -> bf16 -> swizzled smem -> TMA store -----------
@@ -484,16 +508,16 @@ static __device__ __forceinline__ void epilogue_store(const CUtensorMap *map_d,
 }
 
 /* ---- consumer role: every other piece of the walk, in turns with the partner -
- * Consumer c (warpgroup c + 1) takes pieces c, c+2, c+4 ... of this CTA's
- * walk (a piece: a k-range of a streamed tile, or a whole tile).  The
+ * Consumer c (warpgroup c + 1) takes pieces c, c+2, c+4 ... of this unit's
+ * walk (a piece: a k-range of a streamed cluster tile, or a whole one).  The
  * producer loads every piece in order, so c's pipeline states start c
  * pieces into the ring and skip the partner's piece after every one. */
 static __device__ __forceinline__ void consumer_tiles(const CUtensorMap *map_d,
                                                       __nv_bfloat16 *__restrict__ D, int M, int N,
                                                       const smem_ring *sm, int stages,
-                                                      const stream_k_params *sk,
-                                                      const tile_sched *sched, int use_tma_store,
-                                                      int c, trace_clock *clk, int plant_bug)
+                                                      const stream_k_params *sk, const gemm_cluster_params *params,
+                                                      int use_tma_store, int c, uint32_t rank,
+                                                      trace_clock *clk, int plant_bug)
 {
     (void)plant_bug;
     const int tid = (int)threadIdx.x % WG_THREADS;   /* thread in the warpgroup */
@@ -524,14 +548,14 @@ static __device__ __forceinline__ void consumer_tiles(const CUtensorMap *map_d,
     float acc[WG_M_BLOCKS][ACC_REGS];
     const sk_plan *plan = &sk->plan;
     pipeline_state read_state = pipeline_consumer_start((uint32_t)stages);
-    sk_walk wk = sk_walk_start(plan, (int)blockIdx.x);
+    sk_walk wk = sk_walk_start(plan, stream_k_unit(params));
     if (c == 1) skip_piece(plan, &wk, &read_state);   /* consumer 1 skips 0's first piece */
     pipeline_state release_state = read_state;
     int reads = 0;      /* k-tiles consumed by this warpgroup (trace, planted bug) */
     while (sk_walk_valid(plan, &wk)) {
         const sk_work pc = sk_walk_work(plan, &wk);
         int tm, tn;
-        tile_sched_coords(sched, pc.tile, &tm, &tn);
+        const int real = cluster_sched_coords(&params->sched, pc.tile, (int)rank, &tm, &tn);
         /* Does the partner have a piece after this one?  If not, it has left
          * (or will): passing it a turn would leave an arrive nobody
          * matches, so skip it. */
@@ -543,22 +567,22 @@ static __device__ __forceinline__ void consumer_tiles(const CUtensorMap *map_d,
          * wgmma of the previous tile (or this is consumer 0's first tile). */
         pingpong_wait_turn(BAR_MMA, c, "pingpong mma");
         consumer_mainloop(acc, sm, c, pc.k_begin, pc.k_end, &read_state, &release_state, &reads,
-                          leader, partner_next, clk, plant_bug);
+                          leader, partner_next, rank ^ 1u, clk, plant_bug);
         /* Skip the partner's piece: my next one follows it in the ring. */
         wk = next;
         skip_piece(plan, &wk, &read_state);
         release_state = read_state;
 
         /* The fixup, outside both turns: neither a writer's store nor an
-         * owner's wait holds a barrier the partner needs (README.md). */
-        const int writes = fixup_piece(acc, sk, &pc, c, tid, plant_bug);
+         * owner's wait holds a barrier the partner needs (README.md); a
+         * writer then takes its epilogue turn and passes it unused. */
+        const int writes = fixup_piece(acc, sk, &pc, stream_k_unit(params), rank, c, tid, plant_bug);
         if (writes || sk_work_waits(plan, &pc)) CLOCK_SPAN(clk, leader, TP_FIXUP, pc.tile);
 
-        /* The epilogue runs under the partner's mainloop, in its own turn (a
-         * writer takes and passes it unused: the turns alternate strictly). */
+        /* The epilogue runs under the partner's mainloop, in its own turn. */
         pingpong_wait_turn(BAR_EPI, c, "pingpong epilogue");
         CLOCK_SPAN(clk, leader, TP_CONSUMER_WAIT, reads);
-        if (!writes)
+        if (real && !writes)   /* a tile past an odd N edge was computed on zeros: nothing to store */
             epilogue_store(map_d, D, M, N, acc, sm, c, tm * BM, tn * BN, tid, leader, use_tma_store);
         if (partner_next) pingpong_pass_turn(BAR_EPI, c);
         CLOCK_SPAN(clk, leader, TP_EPILOGUE, pc.tile);
@@ -577,7 +601,7 @@ static __device__ __forceinline__ void consumer_tiles(const CUtensorMap *map_d,
 static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const CUtensorMap *map_b,
                                                 const CUtensorMap *map_d,
                                                 __nv_bfloat16 *__restrict__ D, int M, int N,
-                                                int K, int stages, gemm_params params,
+                                                int K, int stages, gemm_cluster_params params,
                                                 stream_k_params sk, trace_ctx tr, int plant_bug,
                                                 const int traced)
 {
@@ -587,7 +611,7 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
      * setmaxnreg): read the warpgroup index through a shuffle so the
      * compiler knows. */
     const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x / WG_THREADS, 0);
-    const tile_sched sched = params.sched;
+    const uint32_t rank = cluster_ctarank();   /* 0 or 1: which tile and which half of A */
     (void)K;   /* the plan holds the k-tiles (the last may be partial, zero-filled) */
 
     /* Barrier counts:
@@ -596,23 +620,28 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
      *     completes when that arrival happened AND the tx-count is back to 0,
      *     i.e. every byte the producer announced has landed.  The TMA unit is
      *     not a thread and does not arrive.
-     *   empty[s] = 1: a slot now belongs to one tile, so exactly one consumer
-     *     warpgroup reads it, and one thread of that warpgroup (its
-     *     thread 0) arrives, after the wgmma.wait_group that proved the
-     *     warpgroup's wgmmas on the slot have finished reading it.  A wgmma
-     *     is one operation of the whole warpgroup, so one thread's wait
-     *     covers all four warps.  (fast.cu counts one arrival per consumer
-     *     warpgroup too, as CUTLASS's PipelineTmaAsync does with clusters;
-     *     its cluster-less path lets every consumer thread arrive.) */
+     *   empty[s] = 2: in each CTA one consumer warpgroup reads slot s (the
+     *     same ring position: both CTAs walk the unit's pieces), and one
+     *     thread of it (thread 0) arrives on its own CTA's empty[s] and on
+     *     the partner's, after the wgmma.wait_group that proved the
+     *     warpgroup's wgmmas on the slot have finished reading it.  Both
+     *     producers write slot s of both CTAs (A's halves), so each waits
+     *     for both readers.  A wgmma is one operation of the whole
+     *     warpgroup, so one thread's wait covers all four warps.  (CUTLASS's
+     *     PipelineTmaAsync with clusters also counts one arrival per
+     *     consumer warpgroup and CTA.) */
     if (threadIdx.x == 0) {
         for (int s = 0; s < stages; ++s) {
             mbar_init(&sm.full[s], 1);
-            mbar_init(&sm.empty[s], 1);
+            mbar_init(&sm.empty[s], CLUSTER_SIZE);
         }
         named_bar_init();
         mbar_fence_init();
     }
-    __syncthreads();   /* nobody waits on, arrives at or TMA-signals an uninitialized barrier */
+    /* Nobody waits on, arrives at or TMA-signals an uninitialized barrier,
+     * in this CTA or the partner's: the cluster-wide __syncthreads (the
+     * init is released to the cluster by mbar_fence_init). */
+    cluster_sync();
 
     /* Timeline: one writer per warpgroup. */
     trace_clock clk = trace_clock_start(tr, wg, traced);
@@ -624,23 +653,23 @@ static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const 
          * excluded. */
         REGS_DEC(PRODUCER_REGS);
         if (threadIdx.x / 32 == 0 && elect_one_sync())
-            producer_load_tiles(map_a, map_b, &sm, stages, &sk.plan, &sched, &clk, plant_bug);
+            producer_load_tiles(map_a, map_b, &sm, stages, &sk.plan, &params, rank, &clk, plant_bug);
         return;
     }
     REGS_INC(CONSUMER_REGS);
-    consumer_tiles(map_d, D, M, N, &sm, stages, &sk, &sched, params.use_tma_store, wg - 1, &clk,
-                   plant_bug);
+    consumer_tiles(map_d, D, M, N, &sm, stages, &sk, &params, params.use_tma_store, wg - 1, rank,
+                   &clk, plant_bug);
 }
 
 /* Tensor maps by value, as __grid_constant__ parameters: the kernel then
  * takes their address in parameter space, which TMA accepts.  A plain
  * by-value parameter would be copied to local memory, which it does not. */
 __global__ void __launch_bounds__(THREADS, 1)
-stream_k_kernel(const __grid_constant__ CUtensorMap map_a,
+pingpong_kernel(const __grid_constant__ CUtensorMap map_a,
                 const __grid_constant__ CUtensorMap map_b,
                 const __grid_constant__ CUtensorMap map_d, __nv_bfloat16 *__restrict__ D, int M,
-                int N, int K, int stages, gemm_params params, stream_k_params sk, trace_ctx tr,
-                int plant_bug)
+                int N, int K, int stages, gemm_cluster_params params, stream_k_params sk,
+                trace_ctx tr, int plant_bug)
 {
     gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, params, sk, tr, plant_bug, 0);
 }
@@ -653,102 +682,106 @@ stream_k_kernel(const __grid_constant__ CUtensorMap map_a,
  * report_hang (which reaches printf) gets them serialized, with C7510
  * "wgmma pipeline crossing function boundary".  Check -Xptxas -v. */
 __global__ void __launch_bounds__(THREADS, 1)
-stream_k_kernel_traced(const __grid_constant__ CUtensorMap map_a,
+pingpong_kernel_traced(const __grid_constant__ CUtensorMap map_a,
                        const __grid_constant__ CUtensorMap map_b,
                        const __grid_constant__ CUtensorMap map_d, __nv_bfloat16 *__restrict__ D,
-                       int M, int N, int K, int stages, gemm_params params, stream_k_params sk,
-                       trace_ctx tr, int plant_bug)
+                       int M, int N, int K, int stages, gemm_cluster_params params,
+                       stream_k_params sk, trace_ctx tr, int plant_bug)
 {
     gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, params, sk, tr, plant_bug, 1);
 }
 
-/* ---- host: the stream-K plan, the workspace, a cooperative launch -----------
- * Step 07's persistent plan (tensor maps, tile walk: common/gemm_launch.cuh)
- * plus the stream-K plan; the kernel takes one more parameter
- * (stream_k_params), so this step writes its own prepare and launch from the
- * same pieces. */
-#define STREAM_K_LAUNCH(coop)                                              \
-    {                                                                      \
-        .step = STEP_ID, .kernel = (const void *)stream_k_kernel,          \
-        .kernel_traced = (const void *)stream_k_kernel_traced,            \
-        .threads = THREADS, .smem = SMEM_CONFIG, .min_stages = MIN_STAGES, \
-        .cluster = 1, .cooperative = (coop), .bm = BM, .bn = BN, .bk = BK, \
-        .d_rows = EPI_ROWS, .d_cols = EPI_COLS,                           \
-    }
-/* A plan that streams: every CTA resident or the launch fails, since an
- * owner spins on a writer's flag, which a CTA waiting for an SM would never
- * raise.  A plan of whole tiles has no cross-CTA wait and launches like
- * step 07: a cooperative launch cannot start before the previous kernel has
- * left every SM (suspected cost of the 1-3% measured on short data-parallel
- * shapes; NOTES.md). */
-static const gemm_launch_desc LAUNCH = STREAM_K_LAUNCH(1);
-static const gemm_launch_desc LAUNCH_DP = STREAM_K_LAUNCH(0);
+/* ---- host: step 08's glue (common/cluster_launch.cuh) plus the stream-K plan --
+ * Step 08's plan and launch, wrapped: the stream-K plan, one more kernel
+ * parameter.  A plan that streams launches cooperatively: every CTA resident
+ * or the launch fails (an owner spins on a writer's flag, which a CTA
+ * waiting for an SM would never raise).  Whole tiles launch as step 08. */
+static const gemm_launch_desc LAUNCH = {
+    .step = STEP_ID,
+    .kernel = (const void *)pingpong_kernel,
+    .kernel_traced = (const void *)pingpong_kernel_traced,
+    .threads = THREADS,
+    .smem = SMEM_CONFIG,
+    .min_stages = MIN_STAGES,
+    .cluster = CLUSTER_SIZE,
+    .cooperative = 1,   /* combines with the cluster dimension */
+    .bm = BM, .bn = BN, .bk = BK,
+    .d_rows = EPI_ROWS, .d_cols = EPI_COLS,
+};
 
 typedef struct {
-    gemm_persistent_plan base;   /* maps, walk, (grid unused: the plan's units) */
+    gemm_cluster_plan base;   /* maps, cluster_sched, walk table, grid */
     stream_k_params sk;
+    size_t workspace;         /* bytes: a partial tile and a flag per CTA, if anything streams */
 } stream_k_plan;
 
-/* The plan for these operands: T tiles of KT k-tiles on #SMs CTAs, --mode. */
-static sk_plan stream_k_plan_of(const gemm_operands *op)
-{
-    const int tiles = ((op->m + BM - 1) / BM) * ((op->n + BN - 1) / BN);
-    static_assert((int)GEMM_MODE_DP == (int)SK_MODE_DP && (int)GEMM_MODE_SK == (int)SK_MODE_SK,
-                  "--mode values are the scheduler's");
-    return sk_plan_make(tiles, (op->k + BK - 1) / BK, op->num_sms, op->mode);
-}
-
-/* The harness allocates this once per run: a partial tile and a flag per
- * CTA when anything is streamed, nothing otherwise. */
+/* The harness allocates this once per run (after prepare). */
 static size_t stream_k_workspace_bytes(const gemm_operands *op)
 {
-    const sk_plan plan = stream_k_plan_of(op);
-    return plan.sk_tiles ? (size_t)plan.units * (PARTIAL_BYTES + sizeof(uint32_t)) : 0;
+    return ((const stream_k_plan *)op->plan)->workspace;
 }
 
+/* T cluster tiles of KT k-tiles on U co-resident clusters, --mode.  Whole
+ * tiles keep step 08's grid (min(T, U)) and walk; a plan that streams may
+ * use more clusters: number them for that grid. */
 static void *stream_k_prepare(const gemm_operands *op)
 {
     stream_k_plan *p = (stream_k_plan *)gemm_plan_alloc(sizeof *p, STEP_ID);
-    gemm_persistent_plan *base = (gemm_persistent_plan *)gemm_persistent_prepare(op);
+    gemm_cluster_plan *base = (gemm_cluster_plan *)gemm_cluster_prepare(op);
     p->base = *base;
     gemm_plan_free(base);
-    p->sk.plan = stream_k_plan_of(op);
+    static_assert((int)GEMM_MODE_DP == (int)SK_MODE_DP && (int)GEMM_MODE_SK == (int)SK_MODE_SK,
+                  "--mode values are the scheduler's");
+    const int units = gemm_persistent_grid(op->launch, op, 1 << 28) / CLUSTER_SIZE;
+    p->sk.plan = sk_plan_make(p->base.params.sched.sched.num_tiles, (op->k + BK - 1) / BK, units,
+                              op->mode);
+    if (p->sk.plan.units * CLUSTER_SIZE != p->base.grid) {
+        p->base.grid = p->sk.plan.units * CLUSTER_SIZE;
+        CUDA_CHECK(cudaFree((void *)p->base.params.walk_start));
+        p->base.params.walk_start = cluster_walk_table(
+            THREADS, smem_layout_of(LAUNCH.smem, op->stages).total, CLUSTER_SIZE, p->base.grid,
+            op->num_sms);
+    }
+    p->workspace = p->sk.plan.sk_tiles ? p->base.grid * (PARTIAL_BYTES + sizeof(uint32_t)) : 0;
     /* The CSV's mode column: what runs, auto's choice resolved. */
     op->report->mode = p->sk.plan.sk_tiles == 0 ? "dp" : op->mode == GEMM_MODE_SK ? "sk" : "sk_l2";
     static int told = 0;   /* once per run, not per rotation set */
     if (!told++)
-        printf("stream-K plan: %d tiles x %d k-tiles on %d CTAs: %d streamed (%d-%d k-tiles per CTA), "
-               "%d data-parallel; workspace %zu bytes\n",
+        printf("stream-K plan: %d cluster tiles x %d k-tiles on %d clusters: %d streamed "
+               "(%d-%d k-tiles per cluster), %d data-parallel; workspace %zu bytes\n",
                p->sk.plan.tiles, p->sk.plan.kt, p->sk.plan.units, p->sk.plan.sk_tiles,
                p->sk.plan.sk_base, p->sk.plan.sk_base + (p->sk.plan.sk_extra > 0),
-               p->sk.plan.tiles - p->sk.plan.sk_tiles, stream_k_workspace_bytes(op));
+               p->sk.plan.tiles - p->sk.plan.sk_tiles, p->workspace);
     return p;
 }
 
 static void stream_k_launch(const gemm_operands *op, cudaStream_t stream)
 {
+    static gemm_launch_desc whole;   /* LAUNCH without the cooperative attribute */
+    whole = LAUNCH;
+    whole.cooperative = 0;
     stream_k_plan *p = (stream_k_plan *)op->plan;
+    trace_ctx tr = op->trace;
+    tr.cta_b = 1;   /* a timeline shows the two CTAs of cluster 0 */
     /* partials first, flags after them; the harness's launch number */
+    const size_t ctas = (size_t)p->sk.plan.units * CLUSTER_SIZE;
     p->sk.partials = (float4 *)op->workspace;
-    p->sk.flags = op->workspace ? (uint32_t *)((char *)op->workspace +
-                                               (size_t)p->sk.plan.units * PARTIAL_BYTES)
-                                : NULL;
+    p->sk.flags = op->workspace ? (uint32_t *)((char *)op->workspace + ctas * PARTIAL_BYTES) : NULL;
     p->sk.epoch = op->epoch;
     void *args[] = {&p->base.a, &p->base.b, &p->base.d, (void *)&op->d, (void *)&op->m,
                     (void *)&op->n, (void *)&op->k, (void *)&op->stages, &p->base.params, &p->sk,
-                    (void *)&op->trace, (void *)&op->plant_bug};
-    gemm_launch(p->sk.plan.sk_tiles ? &LAUNCH : &LAUNCH_DP, op, p->sk.plan.units, args, stream);
+                    (void *)&tr, (void *)&op->plant_bug};
+    gemm_launch(p->sk.plan.sk_tiles ? &LAUNCH : &whole, op, p->base.grid, args, stream);
 }
 
 int main(int argc, char **argv)
 {
     char variant[48], summary[240];
-    snprintf(variant, sizeof variant, "%dx%dx%d_stream_k", BM, BN, BK);
+    snprintf(variant, sizeof variant, "%dx%dx%d_stream_k_cluster%d", BM, BN, BK, CLUSTER_SIZE);
     snprintf(summary, sizeof summary,
-             "stream-K GEMM: k-tiles of the partial wave split over the SMs, partial tiles finished "
-             "by a fixup through global memory; pingpong consumers, setmaxnreg %d/%d, cooperative "
-             "launch (%s)",
-             PRODUCER_REGS, CONSUMER_REGS, variant);
+             "stream-K GEMM: the partial wave's k-tiles split over clusters of %d CTAs sharing A, "
+             "split tiles finished by a fixup in global memory; pingpong, setmaxnreg %d/%d (%s)",
+             CLUSTER_SIZE, PRODUCER_REGS, CONSUMER_REGS, variant);
     const gemm_step step = {
         .step = STEP_ID,
         .name = "stream_k",
@@ -759,7 +792,7 @@ int main(int argc, char **argv)
         .default_stages = DEFAULT_STAGES,
         .need = {9, 0, 1, "wgmma, setmaxnreg and TMA need an sm_90a (Hopper H100/H200) GPU"},
         .prepare = stream_k_prepare,
-        .release = gemm_plan_free,
+        .release = gemm_cluster_release,
         .launch = stream_k_launch,
         .trace_units = 1 + CONSUMER_WGS,
         .trace_unit_kind = "warpgroup",

@@ -37,7 +37,7 @@ for bin in "$BUILD"/step0*; do
         # step 08: clusters of 2; enough tiles that every CTA walks several
         # (512 tiles of 128 x 128 on 132 CTAs) and the ring wraps (2 k-tiles)
         step08*) args="--m 2048 --n 4096 --k 128" ;;
-        step09*) args="--m 200 --n 264 --k 136 --mode sk" ;;   # 6 tiles cut into 18 k-tiles: every fixup path
+        step09*) args="--m 200 --n 264 --k 136 --mode sk" ;;   # 4 cluster tiles (2 padded) cut into 12 k-tiles: every fixup path
         *) args="--m 200 --n 264 --k 136" ;;
     esac
     args="$args --iters 1 --warmup 0"

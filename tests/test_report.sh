@@ -12,6 +12,13 @@
 #   the group sweep row is found by its group column (1), never by its label.
 #   step 03's best stages: 6 (0.96); copy time at work 64: 0.4 ms x 950 / 1000 = 0.38 ms.
 #   step 09 has only a CUTLASS row (0.9400): the gemm table shows it, the course cells "–".
+#   step 09's own table: at 2048³ the newer headline configuration (cluster 2,
+#     0.9440 -> 0.94) replaces the older one (cluster 1, 0.8810, revision aaa:
+#     neither its ratio nor its date nor its revision appears); 1024x1024x14336:
+#     ms (0.045 + 0.046) / 2 = 0.0455, TFLOP/s (668.17 + 653.64) / 2 = 660.9,
+#     ratio (1.2500 + 1.2228) / 2 = 1.2364 -> 1.24, range 1.22-1.25; the plan
+#     column (mode) because the step's rows have one; the forced dp and sk runs
+#     are two configurations (mode is part of the key), 0.78 and 1.12.
 # Prints one line per check; exits 1 if any failed.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)

@@ -252,12 +252,13 @@ END_TEST
 #define SK_BIN "step09_stream_k"
 static const char *const sk_modes[3] = {"auto", "dp", "sk"};
 static const char *const sk_auto_cases[] = {
-    "--m 1024 --n 1024 --k 14336",          /* 64 tiles: auto splits each in 2 (128 CTAs) */
+    "--m 1024 --n 1024 --k 14336",          /* 32 cluster tiles: auto splits each in 2 (64 clusters) */
     "--m 1000 --n 1000 --k 8192",           /* the same with edge tiles */
-    "--m 640 --n 1001 --k 8192",            /* 40 tiles on 80 CTAs, N odd: the owner's masked stores */
-    "--m 1536 --n 1536 --k 8192",           /* 144 tiles: auto keeps them whole, sk splits */
-    "--m 1000 --n 1000 --k 2048",           /* 64 tiles of 32 k-tiles: too short to split in auto */
-    "--m 1000 --n 1001 --k 1024",
+    "--m 640 --n 1001 --k 8192",            /* 20 cluster tiles on 40 clusters, N odd: masked stores */
+    "--m 640 --n 640 --k 8192",             /* 5 tile columns: rank 1's padding tile is split too */
+    "--m 1536 --n 1536 --k 8192",           /* 72 cluster tiles on 48 clusters, 1.5 each (2 k-offsets) */
+    "--m 1000 --n 1000 --k 2048",           /* 32 cluster tiles of 32 k-tiles, split in 2 */
+    "--m 1000 --n 1001 --k 1024",           /* 16 k-tiles: too short to split in auto (whole tiles) */
 };
 #define NUM_SK_AUTO_CASES (int)(sizeof sk_auto_cases / sizeof sk_auto_cases[0])
 
@@ -286,7 +287,7 @@ START_TEST(test_stream_k_planted_flag)
 END_TEST
 
 /* The fixup is on the timeline: a traced CTA that writes or owns a split
- * tile has a fixup record ("?" in the CSV: trace.cuh has no name for it). */
+ * tile has a "fixup" record. */
 START_TEST(test_stream_k_trace)
 {
     const char *f = "/tmp/course_trace_stream_k.csv";
@@ -298,7 +299,7 @@ START_TEST(test_stream_k_trace)
     char line[512];
     int fixup = 0, epi = 0;
     while (fgets(line, sizeof line, fp)) {
-        fixup += strstr(line, ",?,") != NULL;
+        fixup += strstr(line, ",fixup,") != NULL;
         epi += strstr(line, ",epilogue,") != NULL;
     }
     fclose(fp);

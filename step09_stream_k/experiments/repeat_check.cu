@@ -20,7 +20,7 @@
 #define STEP09_KERNEL "../kernel.cu"
 #endif
 #ifndef STEP09_PLAN_RELEASE
-#define STEP09_PLAN_RELEASE gemm_plan_free
+#define STEP09_PLAN_RELEASE gemm_cluster_release
 #endif
 #define main step09_main
 #include STEP09_KERNEL
