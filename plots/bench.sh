@@ -37,12 +37,12 @@
 # (peers/gpu_check.sh, plots/results/issue15/): a streaming run takes 1-3 s,
 # a GEMM run ~1.9 s on average (1-4 s; the first repeat, which checks, is
 # the slowest).  With steps 01-07 and the five peers built:
-#   quick  19 runs, 47 s measured (+4 runs per step 08/09 once they exist)
+#   quick  27 runs with steps 08-09: 58 s on an H200 (19 runs without them: 47 s, H100)
 #   stream 35 runs, ~1 min
 #   gemm   391 runs, ~13-16 min: more than one 10-minute GPU call, so split it:
 #          STEPS="01 02 03 04 05" (166 runs, ~6 min), STEPS="06 07" (178, ~7 min),
-#          STEPS="08 09" (82 runs for the peers alone, +41 per course step 08/09
-#          built: ~7 min with both).
+#          STEPS="08 09" (164 runs with both peers: 5m39s measured on the H100,
+#          in two calls split by SHAPES=).
 # A run that fails (non-zero exit, or a timeout) is reported with the tail of
 # its output and the sweep goes on; the script then exits 1.  Exit code 3
 # from a step means "this device cannot run this step": that step's remaining
