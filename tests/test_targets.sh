@@ -20,7 +20,18 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 T=$(mktemp -d "${TMPDIR:-/tmp}/test_targets.XXXXXX") || exit 2
 trap 'rm -rf "$T"' EXIT
-(cd "$ROOT" && git ls-files -z | xargs -0 cp --parents -t "$T" 2>/dev/null) || { echo "targets: cannot copy the tree"; exit 2; }
+# The scratch copy: the files git knows (tracked or untracked, not ignored)
+# that exist now (a file deleted but not yet committed is skipped), or, with
+# no git (a tarball), everything but build/ and .git.
+copy_tree() {
+    if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+        (cd "$ROOT" && git ls-files -z -c -o --exclude-standard |
+            xargs -0 -n 64 sh -c 'for f do [ -e "$f" ] || continue; cp --parents "$f" "$0" || exit 1; done' "$T")
+    else
+        (cd "$ROOT" && tar --exclude=./build --exclude=./.git -cf - .) | (cd "$T" && tar -xf -)
+    fi
+}
+copy_tree 2>/dev/null || { echo "targets: cannot copy the tree"; exit 2; }
 mkdir -p "$T/fakebin"
 printf '#!/bin/sh\necho "$*" >>"%s/nvidia-smi.calls"\nexec %s "$@"\n' "$T" "$(command -v nvidia-smi || echo false)" >"$T/fakebin/nvidia-smi"
 chmod +x "$T/fakebin/nvidia-smi"
