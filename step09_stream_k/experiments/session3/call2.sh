@@ -7,6 +7,7 @@
 #     streamed candidate) against --mode dp, alternated, 2 processes each;
 #  3. the bench of steps 08-09 and their CUTLASS peers (SHAPES=$3 if given).
 #   sh step09_stream_k/experiments/session3/call2.sh build "$OUT" ["shapes"]
+# (CALL2_BENCH=0 skips part 3, the 5-minute bench.)
 B=${1:-build}
 O=${2:-/tmp}
 L=$O/call2.log
@@ -28,6 +29,7 @@ for s in 1024x1024x2048 1024x1024x4096 1000x1000x8192 1536x1536x8192 3072x3072x4
     done
     say "$line"
 done
+[ "${CALL2_BENCH:-1}" = 1 ] || exit 0   # CALL2_BENCH=0: parts 1-2 only (README, exercise 6)
 say "# bench steps 08 09 + peers"
 if [ -n "${3:-}" ]; then export SHAPES="$3"; fi
 STEPS="08 09" BENCH_LOG=$O/bench.log timeout 480 sh plots/bench.sh "$B" "$O/bench_0809.csv" gemm >"$O/bench_stdout.txt" 2>&1
