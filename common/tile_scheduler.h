@@ -334,14 +334,6 @@ typedef struct {
     int stride;             /* units: the data-parallel walk's step */
 } sk_walk;
 
-/* Most units that can share one tile when ranges are `base` or base + 1
- * iterations long: a tile of KT iterations starts inside one range and
- * meets at most ceil((KT - 1) / base) more. */
-TILE_SCHED_FN int sk_units_per_tile_max(int kt, int base)
-{
-    return base <= 0 ? 0 : 1 + (kt - 1 + base - 1) / base;
-}
-
 TILE_SCHED_FN int sk_gcd(int a, int b)
 {
     while (b) {

@@ -378,7 +378,7 @@ START_TEST(test_no_cycle_no_chain)
          * whole range) */
         sim_cfg cfg = {2, 2, 1, pp, 0};
         const double t1 = simulate(&p, &cfg);
-        const int n = sk_units_per_tile_max(KT, p.sk_base);
+        const int n = sk_plan_max_sharing(&p);
         int most = 0;
         for (int u = 0; u < p.units; ++u) most = nitems[u] > most ? nitems[u] : most;
         const double bound = mw + cfg.write + cfg.read * (n - 1) + cfg.epi * (most + 1);
