@@ -12,18 +12,8 @@
  *   build/step09_repeat_check M N K MODE(0 auto, 1 dp, 2 sk) RUNS
  * Exit 0: all identical; 1: a run differed (the first differing element is
  * printed). */
-/* Which step 09 to check: this folder's kernel.cu by default; the staged
- * cluster port (cluster_port/) builds this same file with
- *   -DSTEP09_KERNEL='"cluster_port/kernel.cu"' -DSTEP09_PLAN_RELEASE=gemm_cluster_release
- * (its plan owns a walk table, so it has its own release). */
-#ifndef STEP09_KERNEL
-#define STEP09_KERNEL "../kernel.cu"
-#endif
-#ifndef STEP09_PLAN_RELEASE
-#define STEP09_PLAN_RELEASE gemm_cluster_release
-#endif
 #define main step09_main
-#include STEP09_KERNEL
+#include "../kernel.cu"
 #undef main
 
 int main(int argc, char **argv)
@@ -83,7 +73,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < nd; ++i) nan += (first[i] & 0x7F80) == 0x7F80;
     printf("repeat_check %dx%dx%d mode %d: %d runs %s; %zu NaN/Inf in D\n", M, N, K, mode, runs,
            bad ? "DIFFER" : "bitwise identical", nan);
-    STEP09_PLAN_RELEASE(op.plan);
+    gemm_cluster_release(op.plan);   /* the plan owns a walk table */
     if (op.workspace) CUDA_CHECK(cudaFree(op.workspace));
     return bad || nan ? 1 : 0;
 }

@@ -4,7 +4,7 @@
 # repeatability in --mode sk, and auto's timing against step 08, alternated
 # process by process (3 each) at the goal shapes, as bench rows.
 #   sh step09_stream_k/experiments/cluster_port/cluster_port.sh BUILD OUT
-# after promote.sh (beside this file) and the builds it lists: BUILD holds
+# after make, make DEBUG=1 step09 and the builds it lists: BUILD holds
 # step09_stream_k (the port), step08_cluster_multicast, debug/step09_stream_k,
 # step09_repeat_check, tests/run_tests (built on the CPU machine).
 # OUT/bench_cluster_port.csv: rows in the course CSV's schema (append to
