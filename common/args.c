@@ -12,7 +12,7 @@
 enum {
     OPT_N_ELEMS = 256, OPT_WORK, OPT_STAGES, OPT_M, OPT_N, OPT_K, OPT_EXACT,
     OPT_ITERS, OPT_WARMUP, OPT_SEED, OPT_NO_CHECK, OPT_CSV, OPT_TRACE,
-    OPT_DEVICE, OPT_VARIANT, OPT_PLANT_BUG, OPT_GROUP, OPT_REPEAT, OPT_MODE, OPT_HELP
+    OPT_DEVICE, OPT_VARIANT, OPT_PLANT_BUG, OPT_GROUP, OPT_REPEAT, OPT_MODE, OPT_REF_VS_REF, OPT_HELP
 };
 
 void args_defaults(const args_limits *lim, args_options *o)
@@ -22,7 +22,7 @@ void args_defaults(const args_limits *lim, args_options *o)
     o->work = STREAM_DEFAULT_WORK;
     o->m = o->n = o->k = GEMM_DEFAULT_MNK;
     o->stages = lim->default_stages;
-    o->iters = lim->workload == WORKLOAD_GEMM ? 20 : 50;
+    o->iters = lim->workload == WORKLOAD_GEMM ? 0 : 50;   /* GEMM: 0 = auto (args.h) */
     o->warmup = 5;
     o->seed = 1234;
     o->device = 0;
@@ -114,6 +114,7 @@ int args_parse(int argc, char **argv, const args_limits *lim, args_options *o,
         {"group", required_argument, 0, OPT_GROUP},
         {"repeat", required_argument, 0, OPT_REPEAT},
         {"mode", required_argument, 0, OPT_MODE},
+        {"ref-vs-ref", no_argument, 0, OPT_REF_VS_REF},
         {"help", no_argument, 0, OPT_HELP},
         {0, 0, 0, 0}};
     const int gemm = lim->workload == WORKLOAD_GEMM;
@@ -178,6 +179,10 @@ int args_parse(int argc, char **argv, const args_limits *lim, args_options *o,
         case OPT_EXACT:
             if (!gemm) goto wrong_workload;
             o->exact = 1;
+            break;
+        case OPT_REF_VS_REF:
+            if (!gemm) goto wrong_workload;
+            o->ref_vs_ref = 1;
             break;
         case OPT_STAGES:
             rc = parse_i64("--stages", a, INT_MIN, INT_MAX, &v, msg, len);
@@ -277,14 +282,21 @@ void args_usage(const char *prog, const args_limits *lim, const char *summary)
     else
         printf("  --stages S    shared-memory slots/stages (%d .. %d; default %d)\n",
                lim->min_stages, lim->max_stages, lim->default_stages);
-    printf("  --iters I     timed launches of the step (and of the reference), median reported (default %d)\n",
-           lim->workload == WORKLOAD_GEMM ? 20 : 50);
+    if (lim->workload == WORKLOAD_GEMM)
+        printf("  --iters I     timed launches of the step (and of cuBLAS), median reported (default: enough\n"
+               "                for ~%.0f ms per side, %d .. %d)\n", GEMM_AUTO_ITERS_MS, GEMM_MIN_ITERS,
+               GEMM_MAX_ITERS);
+    else
+        printf("  --iters I     timed launches of the step (and of the reference), median reported (default 50)\n");
     printf("  --warmup W    untimed launches first (default 5)\n");
     printf("  --seed S      random inputs from this seed (default 1234)\n");
     printf("  --no-check    skip the correctness check (timing only)\n");
     printf("  --csv FILE    append one result row (header written if FILE is new)\n");
     printf("  --trace FILE  record a per-warp timeline of CTA 0 and one more into FILE (CSV)\n");
     printf("  --variant L   label for the CSV's variant column\n");
+    if (lim->workload == WORKLOAD_GEMM)
+        printf("  --ref-vs-ref  time cuBLAS against itself through the step's launch path and input sets\n"
+               "                (the harness's A/A test: the ratio must read 1.00; the CSV row's impl is aa)\n");
     printf("  --repeat R    the CSV's repeat column: which repeat of a bench this run is (1 .. 1000, default 1)\n");
     printf("  --device D    CUDA device ordinal (default 0)\n");
     if (lim->debug_build)

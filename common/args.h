@@ -37,7 +37,7 @@ typedef struct {
     int mode;                   /* --mode: GEMM_MODE_AUTO (default), _DP or _SK (step 09) */
     /* both */
     int stages;
-    int iters, warmup;
+    int iters, warmup;          /* GEMM: iters 0 = auto (GEMM_AUTO_ITERS_MS of launches per side) */
     uint64_t seed;
     int no_check;
     int device;
@@ -46,6 +46,8 @@ typedef struct {
     const char *variant;        /* free text label written to the CSV */
     int repeat;                 /* --repeat: the CSV's repeat column, default 1 */
     int plant_bug;              /* 0 none; DEBUG builds only, see common/debug.cuh */
+    int ref_vs_ref;             /* --ref-vs-ref: time cuBLAS against itself through the step's
+                                 * path (the harness's A/A test; gemm_impl.cuh) */
 } args_options;
 
 /* Defaults of the streaming workload.  DEFAULT_WORK makes the consumers'
@@ -61,6 +63,12 @@ typedef struct {
 #define GEMM_DEFAULT_GROUP 8
 #define GEMM_MAX_GROUP 64
 #define ARGS_MAX_PLANT_BUG 6
+/* GEMM timing without --iters: enough timed launches that each side runs
+ * about this long in total (a 10 us kernel gets ~200), never fewer than
+ * GEMM_MIN_ITERS (the median of fewer is noise) nor more than GEMM_MAX_ITERS. */
+#define GEMM_AUTO_ITERS_MS 2.0
+#define GEMM_MIN_ITERS 20
+#define GEMM_MAX_ITERS 5000
 /* --mode of a stream-K step: which tiles are streamed (tile_scheduler.h) */
 enum { GEMM_MODE_AUTO = 0, GEMM_MODE_DP = 1, GEMM_MODE_SK = 2 };
 

@@ -74,8 +74,47 @@ int csv_format_row(const csv_row *r, char *buf, size_t len)
     e |= put_i64(buf, len, &pos, r->group > 0 ? r->group : -1);     e |= put(buf, len, &pos, ",");
     e |= put_i64(buf, len, &pos, r->cluster > 0 ? r->cluster : -1); e |= put(buf, len, &pos, ",");
     e |= put_text(buf, len, &pos, r->mode);              e |= put(buf, len, &pos, ",");
-    e |= put_i64(buf, len, &pos, r->repeat > 0 ? r->repeat : -1);
+    e |= put_i64(buf, len, &pos, r->repeat > 0 ? r->repeat : -1); e |= put(buf, len, &pos, ",");
+    e |= put_text(buf, len, &pos, r->harness);
     return e ? -1 : (int)pos;
+}
+
+/* Rewrites `f` (open for reading at its start) with CSV_HEADER as its first
+ * line and every later line unchanged, through a file beside it. */
+static int csv_upgrade_header(FILE *f, const char *path, char *msg, size_t msg_len)
+{
+    char tmp[4096], line[4096];
+    snprintf(tmp, sizeof tmp, "%s.upgrade", path);
+    FILE *o = fopen(tmp, "w");
+    if (!o) {
+        snprintf(msg, msg_len, "--csv %s: cannot write %s to upgrade its header: %s", path, tmp,
+                 strerror(errno));
+        return -1;
+    }
+    int e = fprintf(o, "%s\n", CSV_HEADER) < 0;
+    rewind(f);
+    if (!fgets(line, sizeof line, f)) e = 1;   /* the old header, dropped */
+    size_t n;
+    while (!e && (n = fread(line, 1, sizeof line, f)) > 0) e = fwrite(line, 1, n, o) != n;
+    if (fclose(o) != 0 || e || rename(tmp, path) != 0) {
+        snprintf(msg, msg_len, "--csv %s: upgrading its header failed: %s", path, strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* 0: the header is CSV_HEADER; 1: an older schema, to upgrade; -1: foreign. */
+static int csv_header_kind(FILE *f)
+{
+    char line[4096];
+    rewind(f);
+    if (!fgets(line, sizeof line, f)) return -1;
+    line[strcspn(line, "\r\n")] = '\0';
+    if (strcmp(line, CSV_HEADER) == 0) return 0;
+    const size_t n = strlen(line);
+    if (n > 0 && strncmp(line, CSV_HEADER, n) == 0 && CSV_HEADER[n] == ',') return 1;
+    return -1;
 }
 
 int csv_append(const char *path, const csv_row *r, char *msg, size_t msg_len)
@@ -92,6 +131,26 @@ int csv_append(const char *path, const csv_row *r, char *msg, size_t msg_len)
     }
     fseek(f, 0, SEEK_END);
     int fresh = ftell(f) == 0;
+    if (!fresh) {
+        const int kind = csv_header_kind(f);
+        if (kind < 0) {
+            snprintf(msg, msg_len, "--csv %s: its first line is not this schema's header (nor an "
+                     "older one's); write to a new file", path);
+            fclose(f);
+            return -1;
+        }
+        if (kind == 1) {
+            if (csv_upgrade_header(f, path, msg, msg_len) != 0) { fclose(f); return -1; }
+            fclose(f);
+            f = fopen(path, "a");
+            if (!f) {
+                snprintf(msg, msg_len, "--csv %s: cannot reopen after the header upgrade: %s", path,
+                         strerror(errno));
+                return -1;
+            }
+        }
+        fseek(f, 0, SEEK_END);
+    }
     if ((fresh && fprintf(f, "%s\n", CSV_HEADER) < 0) || fprintf(f, "%s\n", line) < 0) {
         snprintf(msg, msg_len, "--csv %s: write failed: %s", path, strerror(errno));
         fclose(f);

@@ -16,8 +16,8 @@ extern "C" {
 #define CSV_HEADER                                                             \
     "step,variant,m,n,k,n_elems,work,stages,ms_median,tflops,gbps,ref_name,"   \
     "ref_value,ratio_to_ref,rel_err,gpu,sm_clock_mhz,cuda_version,git_rev,date," \
-    "impl,group,cluster,mode,repeat"
-#define CSV_COLUMNS 25
+    "impl,group,cluster,mode,repeat,harness"
+#define CSV_COLUMNS 26
 
 typedef struct {
     const char *step;        /* "01" ... "07" */
@@ -45,6 +45,9 @@ typedef struct {
     int64_t cluster;         /* CTAs per cluster (1 without clusters), GEMM */
     const char *mode;        /* stream-K mode actually run (what `auto` chose), step 09 */
     int64_t repeat;          /* which of the bench's repeats of this configuration (1, 2, 3) */
+    const char *harness;     /* how the GEMM timing was taken: "fair" = own rotation sets for the
+                              * step and cuBLAS, inputs never left in L2, ~2 ms per side
+                              * (gemm_impl.cuh); empty on older rows and streaming rows */
 } csv_row;
 
 /* Formats one row (no newline) into buf.  Commas and quotes in text fields are
@@ -53,7 +56,10 @@ typedef struct {
 int csv_format_row(const csv_row *r, char *buf, size_t len);
 
 /* Appends one row to path, writing CSV_HEADER first when the file is new or
- * empty.  Returns 0, or -1 with msg filled. */
+ * empty.  A file whose header is an older schema (a prefix of CSV_HEADER:
+ * columns are only ever added at the end) gets the new header line first;
+ * its old rows stay as they are and read as empty in the new columns.  Any
+ * other header is refused.  Returns 0, or -1 with msg filled. */
 int csv_append(const char *path, const csv_row *r, char *msg, size_t msg_len);
 
 /* Current time as ISO 8601 UTC, e.g. 2026-11-21T20:46:00Z. */

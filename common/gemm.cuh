@@ -17,8 +17,11 @@
  *     kernel never wrote fails;
  *   - relative Frobenius error against cuBLAS (< 1e-2) and, when M·N·K is
  *     small, against a float64 host reference; any NaN or Inf fails;
- *   - times the step and cuBLAS interleaved (harness.cuh), rotating input sets
- *     so small problems do not run out of L2;
+ *   - times the step and cuBLAS interleaved (harness.cuh), each on input sets
+ *     of its own, enough of them that no launch finds its A and B in L2 (or
+ *     with an L2 flush before every launch where that many do not fit:
+ *     rotation.h), ~2 ms of launches per side unless --iters says otherwise;
+ *     --ref-vs-ref times cuBLAS against itself the same way (the A/A test);
  *   - prints a summary line and appends a CSV row. */
 #ifndef COMMON_GEMM_CUH
 #define COMMON_GEMM_CUH

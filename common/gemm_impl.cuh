@@ -5,6 +5,54 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rotation.h"
+
+/* ---- L2 flush --------------------------------------------------------------
+ * Reads a buffer of twice the L2's size, so every line an earlier launch left
+ * there (its inputs; its dirty outputs, written back now, outside any timed
+ * span) is evicted.  Reads, not a memset: a memset would leave the L2 full of
+ * dirty lines that the next, timed, launch would pay to write back. */
+static __global__ void l2_flush_kernel(const int4 *__restrict__ buf, size_t n, int *sink)
+{
+    int acc = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        const int4 v = buf[i];
+        acc ^= v.x ^ v.y ^ v.z ^ v.w;
+    }
+    if (acc == 0x7fffffff) *sink = acc;   /* never true on the zeroed buffer: keeps the loads */
+}
+
+typedef struct {
+    int4 *buf;
+    size_t n;          /* int4 elements */
+    int *sink;
+    int blocks;
+} l2_flush_ctx;
+
+static void l2_flush_alloc(l2_flush_ctx *f, const device_info *di)
+{
+    const size_t bytes = 2 * (size_t)di->prop.l2CacheSize;
+    f->n = bytes / sizeof(int4);
+    f->blocks = 4 * di->num_sms;
+    CUDA_CHECK(cudaMalloc((void **)&f->buf, bytes + sizeof(int4)));
+    CUDA_CHECK(cudaMemset(f->buf, 0, bytes + sizeof(int4)));
+    f->sink = (int *)(f->buf + f->n);
+}
+
+static void l2_flush_thunk(void *ctx, int i, cudaStream_t s)
+{
+    (void)i;
+    const l2_flush_ctx *f = (const l2_flush_ctx *)ctx;
+    l2_flush_kernel<<<f->blocks, 512, 0, s>>>(f->buf, f->n, f->sink);
+}
+
+static void l2_flush_free(l2_flush_ctx *f)
+{
+    if (f->buf) CUDA_CHECK(cudaFree(f->buf));
+    memset(f, 0, sizeof *f);
+}
+
 /* Random inputs: uniform in [-1, 1) rounded to bf16, never exactly 0 (so
  * a dropped element always changes the result); exact mode: {-1, 0, 1}. */
 static void gemm_fill(__nv_bfloat16 *h, size_t count, uint64_t *seed, int exact)
@@ -37,10 +85,12 @@ static void gemm_launch_step(const gemm_step *step, gemm_operands *op, cudaStrea
     step->launch(op, s);
 }
 
+/* Timed launch i of the step reads set rotation_set(0, i): the even sets
+ * (rotation.h says why). */
 static void gemm_step_thunk(void *ctx, int i, cudaStream_t s)
 {
     gemm_step_thunk_ctx *c = (gemm_step_thunk_ctx *)ctx;
-    gemm_launch_step(c->step, &c->ops[i % c->nsets], s);
+    gemm_launch_step(c->step, &c->ops[rotation_set(0, i, c->nsets)], s);
 }
 
 typedef struct {
@@ -48,6 +98,7 @@ typedef struct {
     const __nv_bfloat16 **a, **b;
     __nv_bfloat16 *d;
     int m, n, k, nsets;
+    int side;                 /* 1: the reference (odd sets); 0: cuBLAS in the step's place (--ref-vs-ref) */
 } cublas_thunk_ctx;
 
 /* D = A·Bᵀ, all row-major, is Dᵀ = B·Aᵀ in column-major: cuBLAS "TN" with
@@ -65,7 +116,23 @@ static void cublas_gemm(cublasHandle_t h, const __nv_bfloat16 *a, const __nv_bfl
 static void cublas_thunk(void *ctx, int i, cudaStream_t s)
 {
     cublas_thunk_ctx *c = (cublas_thunk_ctx *)ctx;
-    cublas_gemm(c->h, c->a[i % c->nsets], c->b[i % c->nsets], c->d, c->m, c->n, c->k, s);
+    const int set = rotation_set(c->side, i, c->nsets);
+    cublas_gemm(c->h, c->a[set], c->b[set], c->d, c->m, c->n, c->k, s);
+}
+
+/* Without --iters: a short interleaved run (which also warms up) measures
+ * both sides, then enough launches that the faster side runs
+ * GEMM_AUTO_ITERS_MS in total. */
+static int gemm_auto_iters(launch_thunk a, void *actx, launch_thunk b, void *bctx,
+                           launch_thunk between, void *between_ctx, int warmup)
+{
+    float ta = 0, tb = 0;
+    time_interleaved_between(a, actx, b, bctx, between, between_ctx, warmup, 5, &ta, &tb);
+    const double t = ta < tb ? ta : tb;
+    double n = t > 0 ? ceil(GEMM_AUTO_ITERS_MS / t) : GEMM_MAX_ITERS;
+    if (n < GEMM_MIN_ITERS) n = GEMM_MIN_ITERS;
+    if (n > GEMM_MAX_ITERS) n = GEMM_MAX_ITERS;
+    return (int)n;
 }
 
 /* Relative Frobenius error of got vs want (both bf16, M×N), NaN/Inf counted. */
@@ -138,21 +205,21 @@ static int gemm_main(int argc, char **argv, const gemm_step *step)
     const size_t bytes_ab = sizeof(__nv_bfloat16) * (na + nb);
     const size_t bytes_d = sizeof(__nv_bfloat16) * nd;
 
-    /* Rotation sets so that repeated launches do not find A and B in L2:
-     * enough sets to cover ~3x the L2 size, at most 8, and what fits. */
+    /* Rotation sets (rotation.h): the step's and cuBLAS's own, enough that
+     * no launch finds its A and B in L2, as many as fit; otherwise an L2
+     * flush before every timed launch (its buffer, 2 x L2, comes first). */
     size_t free_b = 0, total_b = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    const double budget = 0.85 * (double)free_b - 2.0 * (double)bytes_d - 64.0 * (1 << 20);
+    const double budget = 0.85 * (double)free_b - 2.0 * (double)bytes_d - 64.0 * (1 << 20) -
+                          2.0 * di.prop.l2CacheSize;
     if ((double)bytes_ab > budget) {
         fprintf(stderr, "--m/--n/--k: %dx%dx%d needs %.2f GiB (A, B, D and cuBLAS's D); the device has "
                 "%.2f GiB free\n", M, N, K, (bytes_ab + 2.0 * bytes_d) / (double)(1 << 30),
                 free_b / (double)(1 << 30));
         return EXIT_BAD_ARGS;
     }
-    int nsets = (int)((3.0 * di.prop.l2CacheSize + bytes_ab - 1) / (double)bytes_ab);
-    if (nsets < 1) nsets = 1;
-    if (nsets > 8) nsets = 8;
-    while (nsets > 1 && (double)bytes_ab * nsets > budget) --nsets;
+    const rotation_plan rot = rotation_plan_make((double)bytes_ab, (double)di.prop.l2CacheSize, budget);
+    const int nsets = rot.nsets;
 
     /* Inputs: set 0 from the seed; other sets are copies at other addresses
      * (the cache does not care what the bytes are). */
@@ -259,11 +326,23 @@ static int gemm_main(int argc, char **argv, const gemm_step *step)
         }
     }
 
-    /* 2. timing, interleaved with cuBLAS */
+    /* 2. timing, interleaved with cuBLAS; --ref-vs-ref puts cuBLAS in the
+     * step's place (its sets, its output buffer): the A/A test. */
     gemm_step_thunk_ctx sc = {step, ops, nsets};
-    cublas_thunk_ctx cc = {handle, da, db, dref, M, N, K, nsets};
+    cublas_thunk_ctx cc = {handle, da, db, dref, M, N, K, nsets, 1};
+    cublas_thunk_ctx aa = {handle, da, db, d, M, N, K, nsets, 0};
+    launch_thunk first = o.ref_vs_ref ? cublas_thunk : gemm_step_thunk;
+    void *first_ctx = o.ref_vs_ref ? (void *)&aa : (void *)&sc;
+    l2_flush_ctx flush;
+    memset(&flush, 0, sizeof flush);
+    if (rot.flush) l2_flush_alloc(&flush, &di);
+    launch_thunk between = rot.flush ? l2_flush_thunk : NULL;
+    const int iters = o.iters ? o.iters
+                              : gemm_auto_iters(first, first_ctx, cublas_thunk, &cc, between, &flush, o.warmup);
     float ms = 0, ms_ref = 0;
-    time_interleaved(gemm_step_thunk, &sc, cublas_thunk, &cc, o.warmup, o.iters, &ms, &ms_ref);
+    time_interleaved_between(first, first_ctx, cublas_thunk, &cc, between, &flush, o.iters ? o.warmup : 2,
+                             iters, &ms, &ms_ref);
+    l2_flush_free(&flush);
     double clock = sm_clock_mhz(&di);
     sync_or_die(&di, "timed launches");
     const double flops = 2.0 * M * (double)N * K;
@@ -273,11 +352,13 @@ static int gemm_main(int argc, char **argv, const gemm_step *step)
 
     printf("step%s %s: %dx%dx%d stages=%d: %.4f ms %.1f TFLOP/s | cuBLAS %.4f ms %.1f TFLOP/s | ratio %.3f | "
            "SM clock %.0f MHz | ",
-           step->step, step->name, M, N, K, o.stages, ms, tflops, ms_ref, ref_tflops, tflops / ref_tflops,
-           clock);
+           step->step, o.ref_vs_ref ? "A/A (cuBLAS in the step's place)" : step->name, M, N, K, o.stages,
+           ms, tflops, ms_ref, ref_tflops, tflops / ref_tflops, clock);
     if (o.no_check) printf("check skipped (--no-check)\n");
     else printf("check ok%s: rel err %.2e vs cuBLAS, %.2e vs float64 on %zu elements\n",
                 o.exact ? " (exact, bit for bit)" : "", err_ref, err_host, host_checked);
+    printf("  timing: %d launches each, interleaved; %d input sets (the step's even, cuBLAS's odd)%s\n",
+           iters, nsets, rot.flush ? ", L2 flushed before every launch" : "");
 
     /* 3. one traced launch, never timed */
     if (o.trace) {
@@ -309,7 +390,9 @@ static int gemm_main(int argc, char **argv, const gemm_step *step)
         r.ms_median = ms; r.tflops = tflops; r.gbps = gbps;
         r.ref_name = "cublas"; r.ref_value = ref_tflops; r.ratio_to_ref = tflops / ref_tflops;
         r.rel_err = err_ref;
-        r.impl = report.impl; r.cluster = report.cluster; r.mode = report.mode;
+        r.impl = o.ref_vs_ref ? "aa" : report.impl;
+        r.cluster = report.cluster; r.mode = report.mode;
+        r.harness = "fair";
         r.group = step->has_group ? o.group : 0;   /* 0: empty, no tile scheduler */
         r.repeat = o.repeat;
         row_fill_env(&r, &di, &st, clock);

@@ -2,7 +2,7 @@
  * device selection and capability check, timing, the interleaved A/B
  * measurement against a reference, the CSV row's environment fields, the
  * timeline file.  The two workloads build on it: stream.cuh (steps 01–03)
- * and gemm.cuh (steps 04–07).
+ * and gemm.cuh (steps 04 and up, and peers/).
  *
  * Why interleave: an H100 under load sits at its power cap and its clock
  * moves (1.98 GHz cold, ~1.3–1.7 GHz hot), so a reference timed before or
@@ -167,16 +167,24 @@ typedef void (*launch_thunk)(void *ctx, int i, cudaStream_t stream);
 /* Times A and B interleaved launch by launch (A B A B ...), each between its
  * own events, after `warmup` untimed rounds.  Everything is enqueued before
  * one synchronize, so host enqueue gaps are not timed as long as the host
- * keeps ahead of the GPU.  b may be NULL (time A alone). */
-static void time_interleaved(launch_thunk a, void *actx, launch_thunk b, void *bctx, int warmup,
-                             int iters, float *median_a_ms, float *median_b_ms)
+ * keeps ahead of the GPU.  b may be NULL (time A alone).  `between`, when
+ * not NULL, is enqueued before every launch of either side, outside its
+ * events (the GEMM harness's L2 flush). */
+static void time_interleaved_between(launch_thunk a, void *actx, launch_thunk b, void *bctx,
+                                     launch_thunk between, void *between_ctx, int warmup, int iters,
+                                     float *median_a_ms, float *median_b_ms)
 {
     cudaStream_t s;
     CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     for (int i = 0; i < warmup; ++i) {
+        if (between) between(between_ctx, i, s);
         a(actx, i, s);
         CUDA_CHECK_LAUNCH();
-        if (b) { b(bctx, i, s); CUDA_CHECK_LAUNCH(); }
+        if (b) {
+            if (between) between(between_ctx, i, s);
+            b(bctx, i, s);
+            CUDA_CHECK_LAUNCH();
+        }
     }
     int nev = 4 * iters;
     cudaEvent_t *ev = (cudaEvent_t *)malloc(sizeof(cudaEvent_t) * (size_t)nev);
@@ -184,11 +192,13 @@ static void time_interleaved(launch_thunk a, void *actx, launch_thunk b, void *b
     float *tb = (float *)malloc(sizeof(float) * (size_t)iters);
     for (int i = 0; i < nev; ++i) CUDA_CHECK(cudaEventCreate(&ev[i]));
     for (int i = 0; i < iters; ++i) {
+        if (between) between(between_ctx, i, s);
         CUDA_CHECK(cudaEventRecord(ev[4 * i + 0], s));
         a(actx, warmup + i, s);
         CUDA_CHECK_LAUNCH();
         CUDA_CHECK(cudaEventRecord(ev[4 * i + 1], s));
         if (b) {
+            if (between) between(between_ctx, i, s);
             CUDA_CHECK(cudaEventRecord(ev[4 * i + 2], s));
             b(bctx, warmup + i, s);
             CUDA_CHECK_LAUNCH();
@@ -205,6 +215,12 @@ static void time_interleaved(launch_thunk a, void *actx, launch_thunk b, void *b
     for (int i = 0; i < nev; ++i) CUDA_CHECK(cudaEventDestroy(ev[i]));
     free(ev); free(ta); free(tb);
     CUDA_CHECK(cudaStreamDestroy(s));
+}
+
+static void time_interleaved(launch_thunk a, void *actx, launch_thunk b, void *bctx, int warmup,
+                             int iters, float *median_a_ms, float *median_b_ms)
+{
+    time_interleaved_between(a, actx, b, bctx, NULL, NULL, warmup, iters, median_a_ms, median_b_ms);
 }
 
 /* ---- CSV ------------------------------------------------------------------ */

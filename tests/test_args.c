@@ -32,6 +32,11 @@ START_TEST(test_args_defaults_and_values)
     ck_assert_int_eq(o.m, 127); ck_assert_int_eq(o.n, 129); ck_assert_int_eq(o.k, 72);
     ck_assert_int_eq(o.exact, 1);
     ck_assert_int_eq(parse(&gemm_lim, "--m=1 --n=1 --k=8", &o, msg), ARGS_OK);
+    ck_assert_int_eq(o.iters, 0);          /* GEMM without --iters: auto (~2 ms per side) */
+    ck_assert_int_eq(o.ref_vs_ref, 0);
+    ck_assert_int_eq(parse(&gemm_lim, "--iters 7 --ref-vs-ref", &o, msg), ARGS_OK);
+    ck_assert_int_eq(o.iters, 7);
+    ck_assert_int_eq(o.ref_vs_ref, 1);
     ck_assert_int_eq(parse(&gemm_lim, "--help", &o, msg), ARGS_HELP);
 }
 END_TEST
@@ -70,6 +75,7 @@ static const struct { int gemm; const char *line; const char *flag; const char *
     {1, "--stages 1", "--stages", "between 2 and 6"},
     {1, "--stages 7", "--stages", "between 2 and 6"},
     {1, "--work 3", "--work", "not a flag of this step"},
+    {0, "--ref-vs-ref", "--ref-vs-ref", "not a flag of this step"},
 };
 
 START_TEST(test_args_bad_input)

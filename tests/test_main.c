@@ -23,6 +23,7 @@ Suite *cluster_schedule_suite(void);
 Suite *epilogue_swizzle_suite(void);
 Suite *smem_layout_suite(void);
 Suite *stream_k_schedule_suite(void);
+Suite *rotation_suite(void);
 /* tests/test_steps_gpu.c */
 Suite *cli_suite(int have_gpu);
 Suite *gpu_suite(int sm90);
@@ -35,6 +36,7 @@ int main(void)
     SRunner *sr = srunner_create(pipeline_state_suite());
     srunner_add_suite(sr, args_suite());
     srunner_add_suite(sr, csv_suite());
+    srunner_add_suite(sr, rotation_suite());
     srunner_add_suite(sr, tma_suite());
     srunner_add_suite(sr, wgmma_desc_suite());
     srunner_add_suite(sr, tile_scheduler_suite());
