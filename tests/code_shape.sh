@@ -141,7 +141,7 @@ def functions(src):
                 close = decl_start + len(d) - 1
                 open_ = matching_open(text, close)
                 m = re.search(r"(\w+)\s*$", text[decl_start:open_]) if open_ >= 0 else None
-                if m and m.group(1) not in NOT_NAMES and not re.match(r"\s*(typedef\s+)?(struct|union|enum)\b", decl):
+                if m and m.group(1) not in NOT_NAMES:
                     first = decl_start + len(decl) - len(decl.lstrip())
                     sig = text[first:open_]
                     kind = ("global" if "__global__" in sig else
@@ -196,9 +196,11 @@ int main(int argc, char **argv)
 {
     return 0;
 }
+struct pair make_pair(int a, int b) { struct pair p = {a, b}; return p; }
 '''
     want = [("multi_line", 14, 21, 6, "device"), ("kernel", 23, 26, 1, "global"),
-            ("hd_fn", 27, 27, 0, "device"), ("main", 28, 31, 2, "host")]
+            ("hd_fn", 27, 27, 0, "device"), ("main", 28, 31, 2, "host"),
+            ("make_pair", 32, 32, 2, "host")]
     got = functions(src)
     ok = got == want
     print("self-test: %s" % ("ok" if ok else "FAILED"))
@@ -236,12 +238,12 @@ if not files:
 violations, rows, status = [], [], 0
 print("limits: step kernel.cu %d lines, __device__ %d parameters; common/ %d lines" %
       (STEP_MAX_LINES, MAX_PARAMS, COMMON_MAX_LINES))
-print("%-32s %5s  %-36s %-36s" % ("file", "funcs", "longest (lines)", "most params (__device__)"))
+print("%-36s %5s  %-32s %s" % ("file", "funcs", "longest (lines)", "most params (__device__)"))
 for path, max_lines, params_apply in files:
     try:
         fns = functions(open(path, encoding="utf-8", errors="replace").read())
     except ParseError as e:
-        print("%-32s cannot parse: %s" % (path, e))
+        print("%-36s cannot parse: %s" % (path, e))
         status = 2
         continue
     for name, first, last, nparams, kind in fns:
@@ -257,16 +259,16 @@ for path, max_lines, params_apply in files:
     longest = max(fns, key=lambda f: f[2] - f[1], default=None)
     dev = [f for f in fns if f[4] == "device"]
     most = max(dev, key=lambda f: f[3], default=None)
-    print("%-32s %5d  %-36s %-36s" % (
+    print("%-36s %5d  %-32s %s" % (
         path, len(fns),
         "%s %d" % (longest[0], longest[2] - longest[1] + 1) if longest else "-",
         ("%s %d" % (most[0], most[3]) if most else "-") + ("" if params_apply else " (no limit)")))
 
 if report:
     print()
-    print("%-32s %5s  %-32s %5s %6s  %-6s  %s" % ("file", "line", "function", "lines", "params", "kind", "breaks"))
+    print("%-36s %5s  %-32s %5s %6s  %-6s  %s" % ("file", "line", "function", "lines", "params", "kind", "breaks"))
     for path, first, name, n, nparams, kind, broken in rows:
-        print("%-32s %5d  %-32s %5d %6d  %-6s  %s" % (path, first, name, n, nparams, kind, "; ".join(broken)))
+        print("%-36s %5d  %-32s %5d %6d  %-6s  %s" % (path, first, name, n, nparams, kind, "; ".join(broken)))
 else:
     if violations:
         print()
