@@ -1,7 +1,8 @@
 /* gemm_launch.cuh — the host glue every TMA/WGMMA step shares (steps 05+).
  *
- * A step describes its kernel once, in a gemm_launch_desc with designated
- * initializers, and states only what differs; these functions do the rest:
+ * A step's kernel takes ONE parameter, the step's own kernel_params struct
+ * (tensor maps included), as const __grid_constant__.  The step describes
+ * its kernel once, in a gemm_launch_desc with designated initializers:
  *
  *   static const gemm_launch_desc LAUNCH = {
  *       .step = STEP_ID,
@@ -11,43 +12,36 @@
  *       .smem = SMEM_CONFIG,            // smem_layout.h: the one layout
  *       .min_stages = MIN_STAGES,
  *       .cluster = 1,                   // CTAs per cluster (x); 0 or 1: none
- *       .bm = BM, .bn = BN, .bk = BK,   // the TMA boxes of A and B
- *       .d_rows = EPI_ROWS, .d_cols = EPI_COLS,   // the D store box (persistent)
  *   };
  *   gemm_step: .launch_desc = &LAUNCH; the harness passes it on as op->launch.
  *
- * Ready-made plans, for the two kernel conventions of the course (a step with
- * other parameters writes its own prepare/launch from the pieces below):
- *   one CTA per tile (step 05): kernel(map_a, map_b, D, M, N, K, stages, tr,
- *     plant_bug); .prepare = gemm_tiled_prepare, .launch = gemm_tiled_launch;
- *   persistent (steps 06+): kernel(map_a, map_b, map_d, D, M, N, K, stages,
- *     gemm_params, tr, plant_bug); .prepare = gemm_persistent_prepare,
- *     .launch = gemm_persistent_launch (grid from gemm_persistent_grid);
- *   both: .release = gemm_plan_free.
- *
- * The pieces:
- *   prepare (once per buffer set, before timing):
+ * and writes two short host functions that fill its kernel_params from these
+ * pieces:
+ *   prepare (once per input set, before timing):
  *     gemm_plan_alloc(bytes, STEP_ID)       128-byte aligned heap plan (tensor maps)
- *     tma_encode_or_exit(&map, &desc, STEP_ID, "A")
- *                                           exit 2 (shape) / 3 (driver) on failure
+ *     gemm_encode_ab(&P->map_a, &P->map_b, op, a_rows, bn, bk)
+ *                                           A's and B's maps (exit 2/3 on failure)
+ *     gemm_encode_d(&P->map_d, op, rows, cols)
+ *                                           D's map for a TMA-store epilogue, if N allows
+ *     gemm_persistent_sched(op, bm, bn)     the grouped raster, direction by shape
  *     gemm_persistent_grid(&LAUNCH, op, tiles)
  *                                           min(tiles, resident CTAs): #SMs, or
  *                                           cudaOccupancyMaxActiveClusters x
  *                                           cluster when clustered
- *   launch (every timed launch):
- *     void *args[] = {&p->a, &p->b, ...};   the kernel's parameters, in order
- *     gemm_launch(&LAUNCH, op, grid, args, stream);
+ *   launch (every launch): stamp the per-launch fields (trace, plant_bug),
+ *     gemm_launch(&LAUNCH, op, grid, &P, stream);
  *       - the first call checks --stages against the device's opt-in limit
  *         (exit 2 if fewer stages would fit, 3 if none) and opts both kernels
  *         in to the largest ring that fits, so the timed loop pays nothing;
  *       - picks the traced kernel when the harness asked for a trace
- *         (TRACE_ON(op->trace)), else the timed one: both take the same args;
+ *         (TRACE_ON(op->trace)), else the timed one: both take the same struct;
  *       - asks for smem_layout_of(.smem, op->stages).total bytes;
  *       - cluster <= 1 and no cooperative flag: cudaLaunchKernel, exactly what
  *         <<<grid, threads, smem, stream>>> compiles to (plain stays plain);
  *         otherwise cudaLaunchKernelExC with cudaLaunchAttributeClusterDimension
  *         {cluster, 1, 1} (grid rounded by the caller to a multiple of it)
  *         and/or cudaLaunchAttributeCooperative.
+ *   release: gemm_plan_free (or the step's own, when its plan owns device memory).
  *
  * What the harness provides for stream-K and other cross-CTA protocols
  * (gemm_operands, filled by gemm_main):
@@ -74,7 +68,7 @@
 #include <cuda_runtime.h>
 
 #include "smem_layout.h"
-#include "tile_scheduler.h"
+#include "persistent_schedule.h"
 #include "tma.h"
 
 struct gemm_launch_desc {
@@ -86,9 +80,6 @@ struct gemm_launch_desc {
     int min_stages;              /* the smallest ring the protocol works with */
     int cluster;                 /* CTAs per cluster along x; 0 or 1: no cluster */
     int cooperative;             /* 1: launch with cudaLaunchAttributeCooperative */
-    /* The tile, for the persistent plan (gemm_persistent_prepare): the A box
-     * is bm x bk, the B box bn x bk, the D store box d_rows x d_cols. */
-    int bm, bn, bk, d_rows, d_cols;
 };
 
 /* The largest --stages this device holds (at most `cap`), from the layout. */
@@ -188,110 +179,54 @@ static int gemm_persistent_grid(const gemm_launch_desc *l, const gemm_operands *
     return whole < clusters * cluster ? whole : clusters * cluster;
 }
 
-/* ---- one CTA per tile (step 05): one plan, one launch -------------------------
- * The kernel takes (map_a, map_b, D, M, N, K, stages, trace_ctx, plant_bug);
- * the step names gemm_tiled_prepare, gemm_plan_free and gemm_tiled_launch in
- * its gemm_step, with .launch_desc = &LAUNCH (bm, bn, bk filled). */
-typedef struct {
-    CUtensorMap a, b;
-    int grid;              /* one CTA per tile */
-} gemm_tiled_plan;
-
-static void gemm_launch(const gemm_launch_desc *l, const gemm_operands *op, int grid, void **args,
-                        cudaStream_t stream);
+static void gemm_launch(const gemm_launch_desc *l, const gemm_operands *op, int grid,
+                        const void *params, cudaStream_t stream);
 
 /* The A and B maps every TMA step uses.  A[M][K]: boxes of bk k x a_rows
  * rows (bm, or a cluster CTA's share of it: step 08); B[N][K]: bk k x bn
  * rows; both SWIZZLE_128B, the layout wgmma_desc_k_major_sw128 describes. */
-static void gemm_encode_ab(CUtensorMap *a, CUtensorMap *b, const gemm_operands *op, int a_rows)
+static void gemm_encode_ab(CUtensorMap *a, CUtensorMap *b, const gemm_operands *op, int a_rows,
+                           int bn, int bk)
 {
-    const gemm_launch_desc *l = op->launch;
+    const char *step = op->launch->step;
     const tma_2d_desc da = tma_2d_bf16_row_major(op->a, (uint64_t)op->m, (uint64_t)op->k, a_rows,
-                                                 l->bk, TMA_SWIZZLE_128B);
-    const tma_2d_desc db = tma_2d_bf16_row_major(op->b, (uint64_t)op->n, (uint64_t)op->k, l->bn,
-                                                 l->bk, TMA_SWIZZLE_128B);
-    tma_encode_or_exit(a, &da, l->step, "A");
-    tma_encode_or_exit(b, &db, l->step, "B");
+                                                 bk, TMA_SWIZZLE_128B);
+    const tma_2d_desc db = tma_2d_bf16_row_major(op->b, (uint64_t)op->n, (uint64_t)op->k, bn, bk,
+                                                 TMA_SWIZZLE_128B);
+    tma_encode_or_exit(a, &da, step, "A");
+    tma_encode_or_exit(b, &db, step, "B");
 }
 
-/* D's map for the TMA-store epilogue (steps 06+): d_rows x d_cols boxes in
- * the same 128B swizzle the epilogue writes.  A tensor map needs 16-byte row
+/* D's map for the TMA-store epilogue (steps 06+): rows x cols boxes in the
+ * same 128B swizzle the epilogue writes.  A tensor map needs 16-byte row
  * strides, N % 8 == 0; otherwise the epilogue stores from registers, the map
  * stays unused (zeros) and this returns 0. */
-static int gemm_encode_d(CUtensorMap *d, const gemm_operands *op)
+static int gemm_encode_d(CUtensorMap *d, const gemm_operands *op, int rows, int cols)
 {
-    const gemm_launch_desc *l = op->launch;
     if (op->n % 8 != 0) return 0;
-    const tma_2d_desc dd = tma_2d_bf16_row_major(op->d, (uint64_t)op->m, (uint64_t)op->n,
-                                                 l->d_rows, l->d_cols, TMA_SWIZZLE_128B);
-    tma_encode_or_exit(d, &dd, l->step, "D");
+    const tma_2d_desc dd = tma_2d_bf16_row_major(op->d, (uint64_t)op->m, (uint64_t)op->n, rows,
+                                                 cols, TMA_SWIZZLE_128B);
+    tma_encode_or_exit(d, &dd, op->launch->step, "D");
     return 1;
 }
 
-static void *gemm_tiled_prepare(const gemm_operands *op)
+/* The persistent steps' raster (persistent_schedule.h) over bm x bn tiles,
+ * its direction picked from the tiles whose loads run at the same time: one
+ * per CTA (step 07's two warpgroups take their tiles' k-tiles one after the
+ * other, so still one per SM). */
+static tile_sched gemm_persistent_sched(const gemm_operands *op, int bm, int bn)
 {
-    const gemm_launch_desc *l = op->launch;
-    gemm_tiled_plan *p = (gemm_tiled_plan *)gemm_plan_alloc(sizeof *p, l->step);
-    gemm_encode_ab(&p->a, &p->b, op, l->bm);
-    p->grid = ((op->m + l->bm - 1) / l->bm) * ((op->n + l->bn - 1) / l->bn);
-    return p;
+    const int tiles_m = (op->m + bm - 1) / bm, tiles_n = (op->n + bn - 1) / bn;
+    const int along_n = tile_sched_pick_along_n(tiles_m, tiles_n, bm, bn, op->group, op->num_sms);
+    return tile_sched_make(op->m, op->n, bm, bn, op->group, along_n);
 }
 
-static void gemm_tiled_launch(const gemm_operands *op, cudaStream_t stream)
+/* Enqueue one launch of the step (see the top of this file): the kernel's
+ * one parameter is the step's kernel_params struct at `params`. */
+static void gemm_launch(const gemm_launch_desc *l, const gemm_operands *op, int grid,
+                        const void *params, cudaStream_t stream)
 {
-    gemm_tiled_plan *p = (gemm_tiled_plan *)op->plan;
-    void *args[] = {&p->a, &p->b, (void *)&op->d, (void *)&op->m, (void *)&op->n, (void *)&op->k,
-                    (void *)&op->stages, (void *)&op->trace, (void *)&op->plant_bug};
-    gemm_launch(op->launch, op, p->grid, args, stream);
-}
-
-/* ---- the persistent steps (06+): one plan, one launch -------------------------
- * Their kernels take (map_a, map_b, map_d, D, M, N, K, stages, gemm_params,
- * trace_ctx, plant_bug); the step names gemm_persistent_prepare,
- * gemm_plan_free and gemm_persistent_launch in its gemm_step, with
- * .launch_desc = &LAUNCH (bm, bn, bk, d_rows, d_cols filled). */
-typedef struct {
-    tile_sched sched;
-    int use_tma_store;     /* 1: N % 8 == 0 (16-byte D rows), 0: masked global stores */
-} gemm_params;
-
-/* What prepare builds once per buffer set: three tensor maps and the walk. */
-typedef struct {
-    CUtensorMap a, b, d;
-    gemm_params params;
-    int grid;
-} gemm_persistent_plan;
-
-static void *gemm_persistent_prepare(const gemm_operands *op)
-{
-    const gemm_launch_desc *l = op->launch;
-    gemm_persistent_plan *p = (gemm_persistent_plan *)gemm_plan_alloc(sizeof *p, l->step);
-    gemm_encode_ab(&p->a, &p->b, op, l->bm);
-    p->params.use_tma_store = gemm_encode_d(&p->d, op);
-    /* The raster direction from the tiles whose loads run at the same time:
-     * one per CTA (step 07's two warpgroups take their tiles' k-tiles one
-     * after the other, so still one per SM). */
-    const int tiles_m = (op->m + l->bm - 1) / l->bm, tiles_n = (op->n + l->bn - 1) / l->bn;
-    const int along_n =
-        tile_sched_pick_along_n(tiles_m, tiles_n, l->bm, l->bn, op->group, op->num_sms);
-    p->params.sched = tile_sched_make(op->m, op->n, l->bm, l->bn, op->group, along_n);
-    p->grid = gemm_persistent_grid(l, op, p->params.sched.num_tiles);
-    return p;
-}
-
-static void gemm_persistent_launch(const gemm_operands *op, cudaStream_t stream)
-{
-    gemm_persistent_plan *p = (gemm_persistent_plan *)op->plan;
-    void *args[] = {&p->a, &p->b, &p->d, (void *)&op->d, (void *)&op->m, (void *)&op->n,
-                    (void *)&op->k, (void *)&op->stages, &p->params, (void *)&op->trace,
-                    (void *)&op->plant_bug};
-    gemm_launch(op->launch, op, p->grid, args, stream);
-}
-
-/* Enqueue one launch of the step (see the top of this file). */
-static void gemm_launch(const gemm_launch_desc *l, const gemm_operands *op, int grid, void **args,
-                        cudaStream_t stream)
-{
+    void *args[] = {(void *)params};
     static const gemm_launch_desc *ready = NULL;   /* one step per process */
     if (ready != l) {
         gemm_launch_setup(l, op);

@@ -37,6 +37,15 @@
 
 /* Make this warpgroup's earlier register accesses visible to the wgmmas
  * issued after it. */
+/* This thread's index in its warpgroup, 0 .. 127: the t of the accumulator
+ * fragment layout (wgmma_desc.h).  Recomputed where it is used (a special
+ * register read and a mask) rather than carried: a consumer warpgroup's
+ * registers are all taken, and a carried copy measured as a spill (step 09). */
+static __device__ __forceinline__ int warpgroup_thread(void)
+{
+    return (int)threadIdx.x % 128;
+}
+
 static __device__ __forceinline__ void wgmma_fence(void)
 {
     asm volatile("wgmma.fence.sync.aligned;" ::: "memory");

@@ -78,6 +78,7 @@
 #include "raster.h"
 #include "smem_layout.h"
 #include "tma.h"
+#include "work_unit.h"
 #include "tma.cuh"
 #include "wgmma.cuh"
 #include "wgmma_desc.h"
@@ -160,28 +161,71 @@ static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^2
  * At 8192^3 that is 8 x 128 + 17 x 256 rows of K per wave instead of
  * 5 x 128 + 32 x 256: ~40% fewer bytes to bring in from DRAM. */
 
-/* What the kernel needs to know about its tile. */
+/* ---- the kernel's parameters: one struct, written once ----------------------
+ * Everything a launch needs, built by the host once per input set (prepare,
+ * below) and passed as ONE const __grid_constant__ parameter (gemm_cta's
+ * kernels): the tensor maps inside it stay in parameter space, where TMA
+ * wants them (a plain by-value parameter would be copied to local memory,
+ * which TMA does not accept).  The traced and untraced kernels and the
+ * launch all use this one definition. */
 typedef struct {
-    int m0, n0;         /* the tile's first row and column of D */
-    int index;          /* tm * tiles_n + tn: the timeline's label */
-} gemm_tile;
+    CUtensorMap map_a, map_b;
+    __nv_bfloat16 *D;                  /* the epilogue stores from registers, masked */
+    int M, N, k_tiles, stages;         /* k_tiles = ceil(K / BK): the last may be partial */
+    trace_ctx trace;                   /* tracing off unless --trace (recs == NULL) */
+    int plant_bug;                     /* DEBUG builds: --plant-bug, else 0 */
+} kernel_params;
+
+/* ---- this CTA's work: one unit, one whole tile -------------------------------
+ * A work unit is {tile, its coordinates, a range of k-tiles} (work_unit.h):
+ * CTA i computes tile grouped_tile_coords(i, ..., GROUP_M), all its k-tiles.
+ * (Step 06 hands each CTA many units; the roles will not change.) */
+static __device__ __forceinline__ work_unit cta_unit(const kernel_params *P)
+{
+    const int tiles_m = (P->M + BM - 1) / BM, tiles_n = (P->N + BN - 1) / BN;
+    work_unit u;
+    grouped_tile_coords((int)blockIdx.x, tiles_m, tiles_n, GROUP_M, &u.tile_m, &u.tile_n);
+    u.tile = u.tile_m * tiles_n + u.tile_n;   /* the timeline's label */
+    u.k_begin = 0;
+    u.k_end = P->k_tiles;
+    return u;
+}
+
+/* ---- role contexts: what each role reads and carries ------------------------
+ * Passed by pointer; everything is inlined, so the fields live in registers
+ * like the loose variables they replace. */
+typedef struct {
+    const smem_ring *sm;
+    pipeline_state write_state;   /* the next slot to fill */
+    int loads;                    /* k-tiles issued by this CTA (planted bug, trace) */
+    trace_clock *clk;
+    int plant_bug;
+} producer_ctx;
+
+typedef struct {
+    const smem_ring *sm;
+    pipeline_state read_state;    /* the next slot to wait for */
+    pipeline_state release_state; /* the slot to hand back, one k-tile behind */
+    int c;                        /* consumer warpgroup 0 or 1 (warpgroup c + 1) */
+    int leader;                   /* 1 in the one thread that releases slots (thread 0) */
+    int reads;                    /* k-tiles consumed by this warpgroup (trace, planted bug) */
+    trace_clock *clk;
+    int plant_bug;
+} consumer_ctx;
 
 /* ---- producer: one thread loads every k-tile of the tile ---------------------
  * The other 127 threads of warpgroup 0 have nothing to do and have left
  * (gemm_cta).  write_state walks the ring: acquire a free slot, announce the
  * bytes, issue the two TMA boxes. */
-static __device__ __forceinline__ void producer_load_tile(const CUtensorMap *map_a,
-                                                          const CUtensorMap *map_b,
-                                                          const smem_ring *sm,
-                                                          pipeline_state *write_state, int k_tiles,
-                                                          int m0, int n0, int *loads,
-                                                          trace_clock *clk, int plant_bug)
+static __device__ __forceinline__ void producer_load_tile(const kernel_params *P, producer_ctx *pc,
+                                                          const work_unit *u)
 {
-    (void)plant_bug;
-    for (int kt = 0; kt < k_tiles; ++kt, ++*loads) {
+    const smem_ring *sm = pc->sm;
+    pipeline_state *write_state = &pc->write_state;
+    for (int kt = u->k_begin; kt < u->k_end; ++kt, ++pc->loads) {
         /* acquire: the slot's previous contents were fully read (WAR). */
         producer_acquire(sm->empty, write_state->index, write_state->phase);
-        CLOCK_SPAN(clk, 1, TP_PRODUCER_ACQUIRE, *loads);
+        CLOCK_SPAN(pc->clk, 1, TP_PRODUCER_ACQUIRE, pc->loads);
         /* "commit" in TMA form: one arrival plus the bytes to expect.
          * The count is the FULL box of A plus the full box of B, even
          * when the box hangs over the matrix edge (M, N or K not a
@@ -192,77 +236,80 @@ static __device__ __forceinline__ void producer_load_tile(const CUtensorMap *map
          * also legal (tx-count may go negative within a phase). */
         uint64_t *bar = &sm->full[write_state->index];
 #ifdef COURSE_DEBUG
-        if (!(PLANTED(plant_bug, BUG_SKIP_COMMIT) && *loads == 1))
+        if (!(PLANTED(pc->plant_bug, BUG_SKIP_COMMIT) && pc->loads == 1))
 #endif
             mbar_arrive_expect_tx(bar, STAGE_BYTES);
         /* Coordinates innermost first: {k, row}. */
-        tma_load_2d(sm->a + write_state->index * A_STAGE_BYTES, map_a, kt * BK, m0, smem_u32(bar));
-        tma_load_2d(sm->b + write_state->index * B_STAGE_BYTES, map_b, kt * BK, n0, smem_u32(bar));
-        CLOCK_SPAN(clk, 1, TP_PRODUCER_LOAD, *loads);
+        tma_load_2d(sm->a + write_state->index * A_STAGE_BYTES, &P->map_a, kt * BK, u->tile_m * BM,
+                    smem_u32(bar));
+        tma_load_2d(sm->b + write_state->index * B_STAGE_BYTES, &P->map_b, kt * BK, u->tile_n * BN,
+                    smem_u32(bar));
+        CLOCK_SPAN(pc->clk, 1, TP_PRODUCER_LOAD, pc->loads);
         pipeline_advance(write_state);
     }
 }
 
-static __device__ __forceinline__ void producer_load_tiles(const CUtensorMap *map_a,
-                                                           const CUtensorMap *map_b,
-                                                           const smem_ring *sm, int stages,
-                                                           int k_tiles, gemm_tile tile,
-                                                           trace_clock *clk, int plant_bug)
+static __device__ __forceinline__ void producer_load_tiles(const kernel_params *P, producer_ctx *pc)
 {
-    (void)plant_bug;
-    tma_prefetch_map(map_a);
-    tma_prefetch_map(map_b);
-    pipeline_state write_state = pipeline_producer_start((uint32_t)stages);
+    tma_prefetch_map(&P->map_a);
+    tma_prefetch_map(&P->map_b);
 #ifdef COURSE_DEBUG
-    if (PLANTED(plant_bug, BUG_PRODUCER_PHASE0)) write_state.phase = 0;   /* the classic: first acquire never passes */
+    if (PLANTED(pc->plant_bug, BUG_PRODUCER_PHASE0)) pc->write_state.phase = 0;   /* the classic: first acquire never passes */
 #endif
-    int loads = 0;   /* k-tiles issued by this CTA, for the planted bug and the trace */
-    producer_load_tile(map_a, map_b, sm, &write_state, k_tiles, tile.m0, tile.n0, &loads, clk,
-                       plant_bug);
+    const work_unit u = cta_unit(P);
+    producer_load_tile(P, pc, &u);
     /* No producer tail needed: without clusters no other CTA arrives on
      * our barriers, and the consumers keep the CTA alive until every
      * byte issued above has landed (they wait for it). */
 }
 
-/* ---- consumer mainloop: one tile's k-tiles through the ring -----------------
+/* Issue the wgmmas of the k-tile in the slot cc->read_state names: KSTEPS
+ * k16 steps for each of the warpgroup's WG_M_BLOCKS m64 blocks, one commit
+ * group.  accumulate = 0 overwrites the accumulators on the first k16 step. */
+static __device__ __forceinline__ void consumer_mma_slot(consumer_ctx *cc, float (*acc)[ACC_REGS],
+                                                         int accumulate)
+{
+    const smem_ring *sm = cc->sm;
+    const uint32_t slot = cc->read_state.index;
+    const uint32_t a_base = sm->a + (uint32_t)cc->c * WG_ROWS * WGMMA_SW128_ROW_BYTES;
+    /* Descriptors of B's BN rows in the slot and, in the loop below, of
+     * each m64 block of A; each k16 step moves 32 bytes along the rows. */
+    const uint64_t db = wgmma_desc_k_major_sw128(sm->b + slot * B_STAGE_BYTES);
+    wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
+    wgmma_fence();   /* accumulator writes (zeroing, the last epilogue) come first */
+#pragma unroll
+    for (int kk = 0; kk < KSTEPS; ++kk)
+#pragma unroll
+        for (int mb = 0; mb < WG_M_BLOCKS; ++mb) {
+            const uint64_t da = wgmma_desc_k_major_sw128(
+                a_base + slot * A_STAGE_BYTES + mb * 64 * WGMMA_SW128_ROW_BYTES);
+            wgmma_tile_k16(acc[mb], wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
+                           wgmma_desc_advance(db, kk * WGMMA_K16_BYTES), accumulate);
+        }
+    wgmma_commit_group();
+}
+
+/* ---- consumer mainloop: one unit's k-tiles through the ring -----------------
  * Consumer warpgroup c computes rows 64c .. 64c + 63 of the tile against
  * all 256 columns: A rows 64c.. of each A box (64 rows x 128 B = 8 KiB
  * further: a whole number of atoms), the whole B box.  read_state is the
  * slot to wait for, release_state the slot to hand back (one behind).
- * *reads counts the k-tiles this warpgroup consumed (trace, planted bug). */
-static __device__ __forceinline__ void consumer_mainloop(float (*acc)[ACC_REGS], const smem_ring *sm,
-                                                         int c, int k_tiles,
-                                                         pipeline_state *read_state,
-                                                         pipeline_state *release_state,
-                                                         int *reads, int leader,
-                                                         trace_clock *clk, int plant_bug)
+ * cc->reads counts the k-tiles this warpgroup consumed (trace, planted bug). */
+static __device__ __forceinline__ void consumer_mainloop(consumer_ctx *cc, float (*acc)[ACC_REGS],
+                                                         const work_unit *u)
 {
-    (void)plant_bug;
-    const uint32_t a_base = sm->a + (uint32_t)c * WG_ROWS * WGMMA_SW128_ROW_BYTES;
-    for (int kt = 0; kt < k_tiles; ++kt, ++*reads) {
+    const smem_ring *sm = cc->sm;
+    pipeline_state *read_state = &cc->read_state, *release_state = &cc->release_state;
+    for (int kt = u->k_begin; kt < u->k_end; ++kt, ++cc->reads) {
         /* wait: the TMA bytes of k-tile kt have landed.  Every consumer
          * thread waits (acquire): the data is then visible to the wgmmas
          * this warpgroup issues, with no proxy fence (TMA writes and wgmma
          * reads are both async-proxy, and complete_tx releases them). */
         consumer_wait(sm->full, read_state->index, read_state->phase);
-        CLOCK_SPAN(clk, leader, TP_CONSUMER_WAIT, *reads);
+        CLOCK_SPAN(cc->clk, cc->leader, TP_CONSUMER_WAIT, cc->reads);
 
-        /* Descriptors of B's BN rows in the slot and, in the loop below, of
-         * each m64 block of A; each k16 step moves 32 bytes along the rows. */
-        const uint64_t db = wgmma_desc_k_major_sw128(sm->b + read_state->index * B_STAGE_BYTES);
-        wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
-        wgmma_fence();   /* accumulator writes (zeroing, the last epilogue) come first */
-#pragma unroll
-        for (int kk = 0; kk < KSTEPS; ++kk)
-#pragma unroll
-            for (int mb = 0; mb < WG_M_BLOCKS; ++mb) {
-                const uint64_t da = wgmma_desc_k_major_sw128(
-                    a_base + read_state->index * A_STAGE_BYTES + mb * 64 * WGMMA_SW128_ROW_BYTES);
-                wgmma_tile_k16(acc[mb], wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
-                               wgmma_desc_advance(db, kk * WGMMA_K16_BYTES), 1);
-            }
-        wgmma_commit_group();
-        CLOCK_SPAN(clk, leader, TP_CONSUMER_COMPUTE, *reads);
+        consumer_mma_slot(cc, acc, 1);
+        CLOCK_SPAN(cc->clk, cc->leader, TP_CONSUMER_COMPUTE, cc->reads);
 
         /* release, one k-tile late.  After issuing k-tile kt's group, wait
          * until at most 1 group is pending: k-tile kt-1's wgmmas are then
@@ -275,14 +322,14 @@ static __device__ __forceinline__ void consumer_mainloop(float (*acc)[ACC_REGS],
          * k-tile: README exercise.)  This is why a ring needs >= 2 slots. */
         wgmma_wait_group(1);
         wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
-        if (kt > 0) {
+        if (kt > u->k_begin) {
 #ifdef COURSE_DEBUG
-            if (!(PLANTED(plant_bug, BUG_SKIP_RELEASE) && *reads == 1))
+            if (!(PLANTED(cc->plant_bug, BUG_SKIP_RELEASE) && cc->reads == 1))
 #endif
-                if (leader) consumer_release(sm->empty, release_state->index);
+                if (cc->leader) consumer_release(sm->empty, release_state->index);
             pipeline_advance(release_state);
         }
-        CLOCK_SPAN(clk, leader, TP_CONSUMER_RELEASE, *reads);
+        CLOCK_SPAN(cc->clk, cc->leader, TP_CONSUMER_RELEASE, cc->reads);
         pipeline_advance(read_state);
     }
     /* Drain: the last k-tile's wgmmas must finish before the accumulators
@@ -291,53 +338,63 @@ static __device__ __forceinline__ void consumer_mainloop(float (*acc)[ACC_REGS],
      * load (step 06 on) refills the slot during the epilogue. */
     wgmma_wait_group(0);
     wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
-    if (leader) consumer_release(sm->empty, release_state->index);
+    if (cc->leader) consumer_release(sm->empty, release_state->index);
 }
 
 /* ---- epilogue: accumulators -> bf16 -> D, masked at the M and N edges --------
  * Register i of acc[mb] holds D[wgmma_acc_row][wgmma_acc_col] of m64 block
  * mb (wgmma_desc.h; the same functions the CPU tests check).  Registers
- * 2j and 2j+1 are columns col and col+1 of one row: one bf16x2 store. */
-static __device__ __forceinline__ void epilogue_store(__nv_bfloat16 *__restrict__ D, int M, int N,
-                                                      float (*acc)[ACC_REGS], int c, int m0,
-                                                      int n0, int tid)
+ * 2j and 2j+1 are columns col and col+1 of one row: one bf16x2 store.  D, M
+ * and N in registers first: a store through D could, for all the compiler
+ * knows, change *P, and it would reload them after every store. */
+static __device__ __forceinline__ void epilogue_store(const kernel_params *P, consumer_ctx *cc,
+                                                      float (*acc)[ACC_REGS], const work_unit *u)
 {
-    m0 += c * WG_ROWS;   /* this warpgroup's rows of the tile */
+    const int m0 = u->tile_m * BM + cc->c * WG_ROWS, n0 = u->tile_n * BN;   /* this warpgroup's rows */
+    __nv_bfloat16 *__restrict__ D = P->D;
+    const int M = P->M, N = P->N;
 #pragma unroll
     for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
 #pragma unroll
         for (int i = 0; i < ACC_REGS; i += 2)
-            gemm_store_pair(D, M, N, m0 + 64 * mb + wgmma_acc_row(tid, i),
-                            n0 + wgmma_acc_col(tid, i), acc[mb][i], acc[mb][i + 1]);
+            gemm_store_pair(D, M, N, m0 + 64 * mb + wgmma_acc_row(warpgroup_thread(), i),
+                            n0 + wgmma_acc_col(warpgroup_thread(), i), acc[mb][i], acc[mb][i + 1]);
 }
 
 /* ---- consumer role: the tile through the mainloop, then the epilogue -------- */
-static __device__ __forceinline__ void consumer_tiles(__nv_bfloat16 *__restrict__ D, int M, int N,
-                                                      const smem_ring *sm, int stages,
-                                                      int k_tiles, gemm_tile tile, int c,
-                                                      trace_clock *clk, int plant_bug)
+static __device__ __forceinline__ void consumer_tiles(const kernel_params *P, consumer_ctx *cc)
 {
-    const int tid = (int)threadIdx.x % WG_THREADS;   /* thread in the warpgroup */
-    /* The one thread that releases slots and writes trace records.  tid == 0
-     * rather than elect_one_sync(): the whole warpgroup reaches every use
-     * together (the loop bounds are uniform), so any fixed thread serves, and
-     * a constant test costs no instruction.  (elect.sync over a converged
-     * warp also picks one fixed lane, lane 0 in practice; the PTX ISA
-     * promises only that the choice is deterministic.)  The producer uses
-     * elect_one_sync because its other lanes leave right after. */
-    const int leader = tid == 0;
-
     float acc[WG_M_BLOCKS][ACC_REGS];
 #pragma unroll
     for (int i = 0; i < WG_M_BLOCKS * ACC_REGS; ++i) acc[i / ACC_REGS][i % ACC_REGS] = 0.0f;
+    const work_unit u = cta_unit(P);
+    consumer_mainloop(cc, acc, &u);
+    epilogue_store(P, cc, acc, &u);
+    CLOCK_SPAN(cc->clk, cc->leader, TP_EPILOGUE, u.tile);
+}
 
-    pipeline_state read_state = pipeline_consumer_start((uint32_t)stages);
-    pipeline_state release_state = read_state;
-    int reads = 0;      /* k-tiles consumed by this warpgroup (trace, planted bug) */
-    consumer_mainloop(acc, sm, c, k_tiles, &read_state, &release_state, &reads, leader, clk,
-                      plant_bug);
-    epilogue_store(D, M, N, acc, c, tile.m0, tile.n0, tid);
-    CLOCK_SPAN(clk, leader, TP_EPILOGUE, tile.index);
+/* Barrier counts:
+ *   full[s]  = 1: one arrival per phase, the producer's arrive.expect_tx.
+ *     The data itself is counted in bytes, not arrivals: the phase
+ *     completes when that arrival happened AND the tx-count is back to 0,
+ *     i.e. every byte the producer announced has landed.  The TMA unit is
+ *     not a thread and does not arrive.
+ *   empty[s] = CONSUMER_WGS: one thread per consumer warpgroup (its
+ *     thread 0) arrives, after the wgmma.wait_group that proved the
+ *     warpgroup's wgmmas on the slot have finished reading it.  A wgmma
+ *     is one operation of the whole warpgroup, so one thread's wait
+ *     covers all four warps.  (fast.cu counts one arrival per consumer
+ *     warpgroup too, as CUTLASS's PipelineTmaAsync does with clusters;
+ *     its cluster-less path lets every consumer thread arrive.) */
+static __device__ __forceinline__ void barriers_init(const smem_ring *sm, int stages)
+{
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < stages; ++s) {
+            mbar_init(&sm->full[s], 1);
+            mbar_init(&sm->empty[s], CONSUMER_WGS);
+        }
+        mbar_fence_init();
+    }
 }
 
 /* ---- the CTA: roles, barriers -------------------------------------------------
@@ -345,67 +402,50 @@ static __device__ __forceinline__ void consumer_tiles(__nv_bfloat16 *__restrict_
  * constant in each of the two kernels below, so the one every timed launch
  * runs has no trace code in it at all (no timer reads, no calls, no branches
  * in the k loop). */
-static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const CUtensorMap *map_b,
-                                                __nv_bfloat16 *__restrict__ D, int M, int N,
-                                                int K, int stages, trace_ctx tr, int plant_bug,
-                                                const int traced)
+static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const int traced)
 {
     const smem_config layout = SMEM_CONFIG;
-    const smem_ring sm = smem_ring_carve(layout, stages);
+    const smem_ring sm = smem_ring_carve(layout, P->stages);
     /* Role tests must be uniform per warp (and per warpgroup for wgmma):
      * read the warpgroup index through a shuffle so the compiler knows. */
     const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x / WG_THREADS, 0);
-    const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
-    int tm, tn;
-    grouped_tile_coords((int)blockIdx.x, tiles_m, tiles_n, GROUP_M, &tm, &tn);
-    const gemm_tile tile = {tm * BM, tn * BN, tm * tiles_n + tn};
-    const int k_tiles = (K + BK - 1) / BK;   /* the last may be partial (zero-filled) */
 
-    /* Barrier counts:
-     *   full[s]  = 1: one arrival per phase, the producer's arrive.expect_tx.
-     *     The data itself is counted in bytes, not arrivals: the phase
-     *     completes when that arrival happened AND the tx-count is back to 0,
-     *     i.e. every byte the producer announced has landed.  The TMA unit is
-     *     not a thread and does not arrive.
-     *   empty[s] = CONSUMER_WGS: one thread per consumer warpgroup (its
-     *     thread 0) arrives, after the wgmma.wait_group that proved the
-     *     warpgroup's wgmmas on the slot have finished reading it.  A wgmma
-     *     is one operation of the whole warpgroup, so one thread's wait
-     *     covers all four warps.  (fast.cu counts one arrival per consumer
-     *     warpgroup too, as CUTLASS's PipelineTmaAsync does with clusters;
-     *     its cluster-less path lets every consumer thread arrive.) */
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < stages; ++s) {
-            mbar_init(&sm.full[s], 1);
-            mbar_init(&sm.empty[s], CONSUMER_WGS);
-        }
-        mbar_fence_init();
-    }
+    barriers_init(&sm, P->stages);
     __syncthreads();   /* nobody waits on, arrives at or TMA-signals an uninitialized barrier */
 
     /* Timeline: one writer per warpgroup. */
-    trace_clock clk = trace_clock_start(tr, wg, traced);
+    trace_clock clk = trace_clock_start(P->trace, wg, traced);
 
     if (wg == 0) {
         /* One thread issues everything; the other 127 leave.  elect_one_sync
          * needs the whole warp, so warp 0 calls it before any lane is
          * excluded. */
-        if (threadIdx.x / 32 == 0 && elect_one_sync())
-            producer_load_tiles(map_a, map_b, &sm, stages, k_tiles, tile, &clk, plant_bug);
+        if (threadIdx.x / 32 == 0 && elect_one_sync()) {
+            producer_ctx pc = {.sm = &sm, .write_state = pipeline_producer_start((uint32_t)P->stages),
+                               .clk = &clk, .plant_bug = P->plant_bug};
+            producer_load_tiles(P, &pc);
+        }
         return;
     }
-    consumer_tiles(D, M, N, &sm, stages, k_tiles, tile, wg - 1, &clk, plant_bug);
+    /* The one thread that releases slots and writes trace records.  tid == 0
+     * rather than elect_one_sync(): the whole warpgroup reaches every use
+     * together (the loop bounds are uniform), so any fixed thread serves, and
+     * a constant test costs no instruction.  (elect.sync over a converged
+     * warp also picks one fixed lane, lane 0 in practice; the PTX ISA
+     * promises only that the choice is deterministic.)  The producer uses
+     * elect_one_sync because its other lanes leave right after. */
+    const pipeline_state first = pipeline_consumer_start((uint32_t)P->stages);
+    const int tid = (int)threadIdx.x % WG_THREADS;   /* thread in the warpgroup */
+    consumer_ctx cc = {.sm = &sm, .read_state = first, .release_state = first, .c = wg - 1,
+                       .leader = tid == 0, .clk = &clk, .plant_bug = P->plant_bug};
+    consumer_tiles(P, &cc);
 }
 
-/* Tensor maps by value, as __grid_constant__ parameters: the kernel then
- * takes their address in parameter space, which TMA accepts.  A plain
- * by-value parameter would be copied to local memory, which it does not. */
-__global__ void __launch_bounds__(THREADS, 1)
-tma_wgmma_kernel(const __grid_constant__ CUtensorMap map_a,
-                 const __grid_constant__ CUtensorMap map_b, __nv_bfloat16 *__restrict__ D, int M,
-                 int N, int K, int stages, trace_ctx tr, int plant_bug)
+/* The kernel's one parameter, the struct above, is __grid_constant__: its
+ * tensor maps are read where they lie, in parameter space. */
+__global__ void __launch_bounds__(THREADS, 1) tma_wgmma_kernel(const __grid_constant__ kernel_params P)
 {
-    gemm_cta(&map_a, &map_b, D, M, N, K, stages, tr, plant_bug, 0);
+    gemm_cta(&P, 0);
 }
 
 /* The traced copy is a separate kernel rather than a branch inside one, so
@@ -416,17 +456,15 @@ tma_wgmma_kernel(const __grid_constant__ CUtensorMap map_a,
  * report_hang (which reaches printf) gets them serialized, with C7510
  * "wgmma pipeline crossing function boundary".  Check -Xptxas -v. */
 __global__ void __launch_bounds__(THREADS, 1)
-tma_wgmma_kernel_traced(const __grid_constant__ CUtensorMap map_a,
-                        const __grid_constant__ CUtensorMap map_b, __nv_bfloat16 *__restrict__ D,
-                        int M, int N, int K, int stages, trace_ctx tr, int plant_bug)
+tma_wgmma_kernel_traced(const __grid_constant__ kernel_params P)
 {
-    gemm_cta(&map_a, &map_b, D, M, N, K, stages, tr, plant_bug, 1);
+    gemm_cta(&P, 1);
 }
 
-/* ---- host: only what differs (the glue is common/gemm_launch.cuh) ------------
- * The plan (two tensor maps, one CTA per tile) and the launch are
- * common/gemm_launch.cuh's; this step names its kernels, its tile and its
- * shared memory. */
+/* ---- host: the plan and the launch (the glue is common/gemm_launch.cuh) ------
+ * This step names its kernels, its tile and its shared memory, and fills
+ * its kernel_params once per input set: two tensor maps, one CTA per tile.
+ * Each launch stamps the per-launch fields and launches. */
 static const gemm_launch_desc LAUNCH = {
     .step = STEP_ID,
     .kernel = (const void *)tma_wgmma_kernel,
@@ -435,8 +473,34 @@ static const gemm_launch_desc LAUNCH = {
     .smem = SMEM_CONFIG,
     .min_stages = MIN_STAGES,
     .cluster = 1,
-    .bm = BM, .bn = BN, .bk = BK,   /* no D map: the epilogue stores from registers */
 };
+
+typedef struct {
+    kernel_params P;
+    int grid;                 /* one CTA per tile */
+} step_plan;
+
+static void *step_prepare(const gemm_operands *op)
+{
+    step_plan *p = (step_plan *)gemm_plan_alloc(sizeof *p, STEP_ID);
+    kernel_params *P = &p->P;
+    gemm_encode_ab(&P->map_a, &P->map_b, op, BM, BN, BK);   /* no D map: the epilogue stores from registers */
+    P->D = op->d;
+    P->M = op->m;
+    P->N = op->n;
+    P->k_tiles = (op->k + BK - 1) / BK;
+    P->stages = op->stages;
+    p->grid = ((op->m + BM - 1) / BM) * ((op->n + BN - 1) / BN);
+    return p;
+}
+
+static void step_launch(const gemm_operands *op, cudaStream_t stream)
+{
+    step_plan *p = (step_plan *)op->plan;
+    p->P.trace = op->trace;
+    p->P.plant_bug = op->plant_bug;
+    gemm_launch(&LAUNCH, op, p->grid, &p->P, stream);
+}
 
 int main(int argc, char **argv)
 {
@@ -454,9 +518,9 @@ int main(int argc, char **argv)
         .max_stages = MAX_STAGES,
         .default_stages = DEFAULT_STAGES,
         .need = {9, 0, 1, "wgmma and TMA need an sm_90a (Hopper H100/H200) GPU"},
-        .prepare = gemm_tiled_prepare,
+        .prepare = step_prepare,
         .release = gemm_plan_free,
-        .launch = gemm_tiled_launch,
+        .launch = step_launch,
         .trace_units = 1 + CONSUMER_WGS,
         .trace_unit_kind = "warpgroup",
         .launch_desc = &LAUNCH,

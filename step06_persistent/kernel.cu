@@ -66,7 +66,7 @@
 #include "epilogue.cuh"
 #include "regs.cuh"
 #include "smem_layout.h"
-#include "tile_scheduler.h"
+#include "persistent_schedule.h"
 #include "tma.h"
 #include "tma.cuh"
 #include "wgmma.cuh"
@@ -174,23 +174,89 @@ static_assert(EPI_SUB_BYTES % SMEM_ALIGN == 0, "every D buffer must start on a s
 static_assert(EPI_COLS * 2 == WGMMA_SW128_ROW_BYTES, "an epilogue row must be one swizzle row");
 static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
 
+/* ---- the kernel's parameters: one struct, written once ----------------------
+ * Everything a launch needs, built by the host once per input set (prepare,
+ * below) and passed as ONE const __grid_constant__ parameter (gemm_cta's
+ * kernels): the tensor maps inside it stay in parameter space, where TMA
+ * wants them (a plain by-value parameter would be copied to local memory,
+ * which TMA does not accept).  The traced and untraced kernels and the
+ * launch all use this one definition. */
+typedef struct {
+    CUtensorMap map_a, map_b, map_d;   /* map_d: zeros unless use_tma_store */
+    __nv_bfloat16 *D;                  /* for the masked stores when N % 8 != 0 */
+    int M, N, k_tiles, stages;         /* k_tiles = ceil(K / BK): the last may be partial */
+    tile_sched sched;                  /* the grouped raster (persistent_schedule.h) */
+    int use_tma_store;                 /* 1: N % 8 == 0 (16-byte D rows), 0: masked stores */
+    trace_ctx trace;                   /* tracing off unless --trace (recs == NULL) */
+    int plant_bug;                     /* DEBUG builds: --plant-bug, else 0 */
+} kernel_params;
+
+/* ---- the scheduler: this CTA's work units -----------------------------------
+ * A work unit is {tile, its coordinates, a range of k-tiles}
+ * (persistent_schedule.h).  Here every unit is a whole tile, k-tiles
+ * 0 .. k_tiles: CTA b takes work indices b, b + G, b + 2G ... (G = the
+ * grid), each a tile in grouped raster order.  The roles ask only these
+ * four questions, so a later step changes what the walk hands out, never
+ * the roles (step 09). */
+typedef tile_walk work_walk;
+
+static __device__ __forceinline__ work_walk walk_start(const kernel_params *P)
+{
+    return tile_walk_start((int)blockIdx.x, (int)gridDim.x);
+}
+
+static __device__ __forceinline__ int walk_valid(const kernel_params *P, const work_walk *w)
+{
+    return tile_walk_valid(&P->sched, w);
+}
+
+static __device__ __forceinline__ void walk_next(const kernel_params *P, work_walk *w)
+{
+    tile_walk_advance(w, 1);
+}
+
+static __device__ __forceinline__ work_unit walk_unit(const kernel_params *P, const work_walk *w)
+{
+    return persistent_unit(&P->sched, w->idx, P->k_tiles);
+}
+
+/* ---- role contexts: what each role reads and carries from unit to unit ------
+ * Passed by pointer; everything is inlined, so the fields live in registers
+ * like the loose variables they replace. */
+typedef struct {
+    const smem_ring *sm;
+    pipeline_state write_state;   /* the next slot to fill: never reset between units */
+    int loads;                    /* k-tiles issued by this CTA (planted bug, trace) */
+    trace_clock *clk;
+    int plant_bug;
+} producer_ctx;
+
+typedef struct {
+    const smem_ring *sm;
+    pipeline_state read_state;    /* the next slot to wait for */
+    pipeline_state release_state; /* the slot to hand back, one k-tile behind */
+    int c;                        /* consumer warpgroup 0 or 1 (warpgroup c + 1) */
+    int leader;                   /* 1 in the one thread that releases slots and stores (thread 0) */
+    int reads;                    /* k-tiles consumed by this warpgroup (trace, planted bug) */
+    int stores;                   /* sub-tiles stored by this warpgroup: picks the D buffer */
+    trace_clock *clk;
+    int plant_bug;
+} consumer_ctx;
+
 /* ---- producer: one thread loads every k-tile of every tile -------------------
  * The other 127 threads of warpgroup 0 have nothing to do and have left
  * (gemm_cta).  write_state walks the ring: acquire a free slot, announce the
  * bytes, issue the two TMA boxes.  The thread walks this CTA's tiles and
  * their k-tiles as ONE sequence: the ring does not know where a tile ends. */
-static __device__ __forceinline__ void producer_load_tile(const CUtensorMap *map_a,
-                                                          const CUtensorMap *map_b,
-                                                          const smem_ring *sm,
-                                                          pipeline_state *write_state, int k_tiles,
-                                                          int m0, int n0, int *loads,
-                                                          trace_clock *clk, int plant_bug)
+static __device__ __forceinline__ void producer_load_tile(const kernel_params *P, producer_ctx *pc,
+                                                          const work_unit *u)
 {
-    (void)plant_bug;
-    for (int kt = 0; kt < k_tiles; ++kt, ++*loads) {
+    const smem_ring *sm = pc->sm;
+    pipeline_state *write_state = &pc->write_state;
+    for (int kt = u->k_begin; kt < u->k_end; ++kt, ++pc->loads) {
         /* acquire: the slot's previous contents were fully read (WAR). */
         producer_acquire(sm->empty, write_state->index, write_state->phase);
-        CLOCK_SPAN(clk, 1, TP_PRODUCER_ACQUIRE, *loads);
+        CLOCK_SPAN(pc->clk, 1, TP_PRODUCER_ACQUIRE, pc->loads);
         /* "commit" in TMA form: one arrival plus the bytes to expect.
          * The count is the FULL box of A plus the full box of B, even
          * when the box hangs over the matrix edge (M, N or K not a
@@ -201,86 +267,86 @@ static __device__ __forceinline__ void producer_load_tile(const CUtensorMap *map
          * also legal (tx-count may go negative within a phase). */
         uint64_t *bar = &sm->full[write_state->index];
 #ifdef COURSE_DEBUG
-        if (!(PLANTED(plant_bug, BUG_SKIP_COMMIT) && *loads == 1))
+        if (!(PLANTED(pc->plant_bug, BUG_SKIP_COMMIT) && pc->loads == 1))
 #endif
             mbar_arrive_expect_tx(bar, STAGE_BYTES);
         /* Coordinates innermost first: {k, row}. */
-        tma_load_2d(sm->a + write_state->index * A_STAGE_BYTES, map_a, kt * BK, m0, smem_u32(bar));
-        tma_load_2d(sm->b + write_state->index * B_STAGE_BYTES, map_b, kt * BK, n0, smem_u32(bar));
-        CLOCK_SPAN(clk, 1, TP_PRODUCER_LOAD, *loads);
+        tma_load_2d(sm->a + write_state->index * A_STAGE_BYTES, &P->map_a, kt * BK, u->tile_m * BM,
+                    smem_u32(bar));
+        tma_load_2d(sm->b + write_state->index * B_STAGE_BYTES, &P->map_b, kt * BK, u->tile_n * BN,
+                    smem_u32(bar));
+        CLOCK_SPAN(pc->clk, 1, TP_PRODUCER_LOAD, pc->loads);
         pipeline_advance(write_state);
     }
 }
 
-static __device__ __forceinline__ void producer_load_tiles(const CUtensorMap *map_a,
-                                                           const CUtensorMap *map_b,
-                                                           const smem_ring *sm, int stages,
-                                                           int k_tiles, const tile_sched *sched,
-                                                           trace_clock *clk, int plant_bug)
+static __device__ __forceinline__ void producer_load_tiles(const kernel_params *P, producer_ctx *pc)
 {
-    (void)plant_bug;
-    tma_prefetch_map(map_a);
-    tma_prefetch_map(map_b);
-    pipeline_state write_state = pipeline_producer_start((uint32_t)stages);
+    tma_prefetch_map(&P->map_a);
+    tma_prefetch_map(&P->map_b);
 #ifdef COURSE_DEBUG
-    if (PLANTED(plant_bug, BUG_PRODUCER_PHASE0)) write_state.phase = 0;   /* the classic: first acquire never passes */
+    if (PLANTED(pc->plant_bug, BUG_PRODUCER_PHASE0)) pc->write_state.phase = 0;   /* the classic: first acquire never passes */
 #endif
-    int loads = 0;   /* k-tiles issued by this CTA, for the planted bug and the trace */
-    for (tile_walk tw = tile_walk_start((int)blockIdx.x, (int)gridDim.x);
-         tile_walk_valid(sched, &tw); tile_walk_advance(&tw, 1)) {
-        int tm, tn;
-        tile_sched_coords(sched, tw.idx, &tm, &tn);
-        producer_load_tile(map_a, map_b, sm, &write_state, k_tiles, tm * BM, tn * BN, &loads, clk,
-                           plant_bug);
+    for (work_walk w = walk_start(P); walk_valid(P, &w); walk_next(P, &w)) {
+        const work_unit u = walk_unit(P, &w);
+        producer_load_tile(P, pc, &u);
     }
     /* No producer tail needed: without clusters no other CTA arrives on
      * our barriers, and the consumers keep the CTA alive until every
      * byte issued above has landed (they wait for it). */
 }
 
-/* ---- consumer mainloop: one tile's k-tiles through the ring -----------------
+/* Issue the wgmmas of the k-tile in the slot cc->read_state names: KSTEPS
+ * k16 steps for each of the warpgroup's WG_M_BLOCKS m64 blocks, one commit
+ * group.  accumulate = 0 overwrites the accumulators on the first k16 step. */
+static __device__ __forceinline__ void consumer_mma_slot(consumer_ctx *cc, float (*acc)[ACC_REGS],
+                                                         int accumulate)
+{
+    const smem_ring *sm = cc->sm;
+    const uint32_t slot = cc->read_state.index;
+    const uint32_t a_base = sm->a + (uint32_t)cc->c * WG_ROWS * WGMMA_SW128_ROW_BYTES;
+    /* Descriptors of B's BN rows in the slot and, in the loop below, of
+     * each m64 block of A; each k16 step moves 32 bytes along the rows. */
+    const uint64_t db = wgmma_desc_k_major_sw128(sm->b + slot * B_STAGE_BYTES);
+    wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
+    wgmma_fence();   /* accumulator writes (zeroing, the last epilogue) come first */
+    /* scale-d = 0 on a unit's first k16 step (accumulate = 0): D = A.B overwrites
+     * whatever the registers held (the previous tile's results), so
+     * no zeroing pass is needed. */
+#pragma unroll
+    for (int kk = 0; kk < KSTEPS; ++kk)
+#pragma unroll
+        for (int mb = 0; mb < WG_M_BLOCKS; ++mb) {
+            const uint64_t da = wgmma_desc_k_major_sw128(
+                a_base + slot * A_STAGE_BYTES + mb * 64 * WGMMA_SW128_ROW_BYTES);
+            wgmma_tile_k16(acc[mb], wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
+                           wgmma_desc_advance(db, kk * WGMMA_K16_BYTES), accumulate || kk > 0);
+        }
+    wgmma_commit_group();
+}
+
+/* ---- consumer mainloop: one unit's k-tiles through the ring -----------------
  * Consumer warpgroup c computes rows 64c .. 64c + 63 of the tile against
  * all 256 columns: A rows 64c.. of each A box (64 rows x 128 B = 8 KiB
  * further: a whole number of atoms), the whole B box.  read_state is the
  * slot to wait for, release_state the slot to hand back (one behind); both
  * run on across tiles exactly like the producer's.
- * *reads counts the k-tiles this warpgroup consumed (trace, planted bug). */
-static __device__ __forceinline__ void consumer_mainloop(float (*acc)[ACC_REGS], const smem_ring *sm,
-                                                         int c, int k_tiles,
-                                                         pipeline_state *read_state,
-                                                         pipeline_state *release_state,
-                                                         int *reads, int leader,
-                                                         trace_clock *clk, int plant_bug)
+ * cc->reads counts the k-tiles this warpgroup consumed (trace, planted bug). */
+static __device__ __forceinline__ void consumer_mainloop(consumer_ctx *cc, float (*acc)[ACC_REGS],
+                                                         const work_unit *u)
 {
-    (void)plant_bug;
-    const uint32_t a_base = sm->a + (uint32_t)c * WG_ROWS * WGMMA_SW128_ROW_BYTES;
-    for (int kt = 0; kt < k_tiles; ++kt, ++*reads) {
+    const smem_ring *sm = cc->sm;
+    pipeline_state *read_state = &cc->read_state, *release_state = &cc->release_state;
+    for (int kt = u->k_begin; kt < u->k_end; ++kt, ++cc->reads) {
         /* wait: the TMA bytes of k-tile kt have landed.  Every consumer
          * thread waits (acquire): the data is then visible to the wgmmas
          * this warpgroup issues, with no proxy fence (TMA writes and wgmma
          * reads are both async-proxy, and complete_tx releases them). */
         consumer_wait(sm->full, read_state->index, read_state->phase);
-        CLOCK_SPAN(clk, leader, TP_CONSUMER_WAIT, *reads);
+        CLOCK_SPAN(cc->clk, cc->leader, TP_CONSUMER_WAIT, cc->reads);
 
-        /* Descriptors of B's BN rows in the slot and, in the loop below, of
-         * each m64 block of A; each k16 step moves 32 bytes along the rows. */
-        const uint64_t db = wgmma_desc_k_major_sw128(sm->b + read_state->index * B_STAGE_BYTES);
-        wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
-        wgmma_fence();   /* accumulator writes (zeroing, the last epilogue) come first */
-        /* scale-d = 0 on a tile's first k16 step: D = A.B overwrites
-         * whatever the registers held (the previous tile's results), so
-         * no zeroing pass is needed. */
-#pragma unroll
-        for (int kk = 0; kk < KSTEPS; ++kk)
-#pragma unroll
-            for (int mb = 0; mb < WG_M_BLOCKS; ++mb) {
-                const uint64_t da = wgmma_desc_k_major_sw128(
-                    a_base + read_state->index * A_STAGE_BYTES + mb * 64 * WGMMA_SW128_ROW_BYTES);
-                wgmma_tile_k16(acc[mb], wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
-                               wgmma_desc_advance(db, kk * WGMMA_K16_BYTES), kt > 0 || kk > 0);
-            }
-        wgmma_commit_group();
-        CLOCK_SPAN(clk, leader, TP_CONSUMER_COMPUTE, *reads);
+        consumer_mma_slot(cc, acc, kt > u->k_begin);
+        CLOCK_SPAN(cc->clk, cc->leader, TP_CONSUMER_COMPUTE, cc->reads);
 
         /* release, one k-tile late.  After issuing k-tile kt's group, wait
          * until at most 1 group is pending: k-tile kt-1's wgmmas are then
@@ -291,19 +357,19 @@ static __device__ __forceinline__ void consumer_mainloop(float (*acc)[ACC_REGS],
          * TMA overwrites it.  (The alternative, wait_group(0) then release
          * slot kt, is also correct but drains the tensor-core queue every
          * k-tile: README exercise.)  This is why a ring needs >= 2 slots.
-         * At a tile's first k-tile the slot to release is the previous
-         * tile's last, which the drain below already handed back: nothing
+         * At a unit's first k-tile the slot to release is the previous
+         * unit's last, which the drain below already handed back: nothing
          * to release then. */
         wgmma_wait_group(1);
         wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
-        if (kt > 0) {
+        if (kt > u->k_begin) {
 #ifdef COURSE_DEBUG
-            if (!(PLANTED(plant_bug, BUG_SKIP_RELEASE) && *reads == 1))
+            if (!(PLANTED(cc->plant_bug, BUG_SKIP_RELEASE) && cc->reads == 1))
 #endif
-                if (leader) consumer_release(sm->empty, release_state->index);
+                if (cc->leader) consumer_release(sm->empty, release_state->index);
             pipeline_advance(release_state);
         }
-        CLOCK_SPAN(clk, leader, TP_CONSUMER_RELEASE, *reads);
+        CLOCK_SPAN(cc->clk, cc->leader, TP_CONSUMER_RELEASE, cc->reads);
         pipeline_advance(read_state);
     }
     /* Drain: the last k-tile's wgmmas must finish before the accumulators
@@ -312,77 +378,151 @@ static __device__ __forceinline__ void consumer_mainloop(float (*acc)[ACC_REGS],
      * load (step 06 on) refills the slot during the epilogue. */
     wgmma_wait_group(0);
     wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
-    if (leader) consumer_release(sm->empty, release_state->index);
+    if (cc->leader) consumer_release(sm->empty, release_state->index);
     pipeline_advance(release_state);
 }
 
-/* ---- epilogue: accumulators -> bf16 -> swizzled smem -> TMA store -----------
- * Sub-tile j of m64 block mb = columns 64j .. 64j+63 = accumulators
- * 32j .. 32j+31 of acc[mb] (wgmma_acc_col: register i is in column
- * 8(i/4) + ...).  *stores counts the sub-tiles this warpgroup stored: it
- * picks the D buffer. */
-static __device__ __forceinline__ void epilogue_store(const CUtensorMap *map_d,
-                                                      __nv_bfloat16 *__restrict__ D, int M, int N,
-                                                      float (*acc)[ACC_REGS], const smem_ring *sm,
-                                                      int c, int m0, int n0, int tid, int leader,
-                                                      int *stores, int use_tma_store)
+/* One 64 x 64 sub-tile through a D buffer: registers -> bf16 -> swizzled
+ * shared memory -> one TMA store at (row0, col0).  acc_sub: its EPI_REGS
+ * accumulators (sub-tile j of m64 block mb = columns 64j .. 64j+63 =
+ * accumulators 32j .. 32j+31 of acc[mb]; wgmma_acc_col: register i is in
+ * column 8(i/4) + ...).  cc->stores picks the buffer. */
+static __device__ __forceinline__ void epilogue_store_subtile(const kernel_params *P, consumer_ctx *cc,
+                                                              const float *acc_sub, int row0, int col0)
 {
-    m0 += c * WG_ROWS;   /* this warpgroup's rows of the tile */
-    if (use_tma_store) {
-        const uint32_t d_base = sm->d + (uint32_t)c * EPI_BUFS * EPI_SUB_BYTES;
-        unsigned char *d_ptr = sm->d_ptr + (size_t)c * EPI_BUFS * EPI_SUB_BYTES;
+    const uint32_t d_base = cc->sm->d + (uint32_t)cc->c * EPI_BUFS * EPI_SUB_BYTES;
+    unsigned char *d_ptr = cc->sm->d_ptr + (size_t)cc->c * EPI_BUFS * EPI_SUB_BYTES;
+    const int b = cc->stores % EPI_BUFS;
+    /* WAR on the buffer: the store issued from it two sub-tiles
+     * ago must have finished READING it.  Only the thread that
+     * committed a bulk group can wait for it, so the leader
+     * waits and a barrier tells the other 127 threads. */
+    if (cc->leader) tma_store_wait_read(EPI_BUFS - 1);
+    named_bar_sync(BAR_STORE + cc->c, WG_THREADS, "epilogue");
+    unsigned char *buf = d_ptr + b * EPI_SUB_BYTES;
+#pragma unroll
+    for (int i = 0; i < EPI_REGS; i += 2) {
+        const __nv_bfloat162 v = __floats2bfloat162_rn(acc_sub[i], acc_sub[i + 1]);
+        *(__nv_bfloat162 *)(buf + sw128_acc_pair_offset(warpgroup_thread(), i)) = v;
+    }
+    /* RAW across proxies: these st.shared are generic-proxy
+     * writes and the TMA store reads through the async proxy.
+     * Each writing thread fences its own writes, then the
+     * barrier gathers them before the one thread stores. */
+    fence_proxy_async_smem();
+    named_bar_sync(BAR_STORE + cc->c, WG_THREADS, "epilogue");
+    if (cc->leader) {
+        tma_store_2d(&P->map_d, col0, row0, d_base + b * EPI_SUB_BYTES);
+        tma_store_commit_group();
+    }
+    ++cc->stores;
+}
+
+/* ---- epilogue: accumulators -> bf16 -> swizzled smem -> TMA store ----------- */
+static __device__ __forceinline__ void epilogue_store(const kernel_params *P, consumer_ctx *cc,
+                                                      float (*acc)[ACC_REGS], const work_unit *u)
+{
+    const int m0 = u->tile_m * BM + cc->c * WG_ROWS, n0 = u->tile_n * BN;   /* this warpgroup's rows */
+    if (P->use_tma_store) {
 #pragma unroll
         for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
 #pragma unroll
-            for (int j = 0; j < EPI_CHUNKS; ++j, ++*stores) {
-                const int b = *stores % EPI_BUFS;
-                /* WAR on the buffer: the store issued from it two sub-tiles
-                 * ago must have finished READING it.  Only the thread that
-                 * committed a bulk group can wait for it, so the leader
-                 * waits and a barrier tells the other 127 threads. */
-                if (leader) tma_store_wait_read(EPI_BUFS - 1);
-                named_bar_sync(BAR_STORE + c, WG_THREADS, "epilogue");
-                unsigned char *buf = d_ptr + b * EPI_SUB_BYTES;
-#pragma unroll
-                for (int i = 0; i < EPI_REGS; i += 2) {
-                    const int r = EPI_REGS * j + i;
-                    const __nv_bfloat162 v = __floats2bfloat162_rn(acc[mb][r], acc[mb][r + 1]);
-                    *(__nv_bfloat162 *)(buf + sw128_acc_pair_offset(tid, i)) = v;
-                }
-                /* RAW across proxies: these st.shared are generic-proxy
-                 * writes and the TMA store reads through the async proxy.
-                 * Each writing thread fences its own writes, then the
-                 * barrier gathers them before the one thread stores. */
-                fence_proxy_async_smem();
-                named_bar_sync(BAR_STORE + c, WG_THREADS, "epilogue");
-                if (leader) {
-                    tma_store_2d(map_d, n0 + EPI_COLS * j, m0 + 64 * mb, d_base + b * EPI_SUB_BYTES);
-                    tma_store_commit_group();
-                }
-            }
+            for (int j = 0; j < EPI_CHUNKS; ++j)
+                epilogue_store_subtile(P, cc, &acc[mb][EPI_REGS * j], m0 + 64 * mb, n0 + EPI_COLS * j);
     } else {
         /* N % 8 != 0: D's rows are not 16-byte aligned, which a tensor map
-         * requires; write straight from the registers, masked. */
+         * requires; write straight from the registers, masked.  D, M and N
+         * in registers first: a store through D could, for all the compiler
+         * knows, change *P, and it would reload them after every store. */
+        __nv_bfloat16 *__restrict__ D = P->D;
+        const int M = P->M, N = P->N;
 #pragma unroll
         for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
 #pragma unroll
             for (int i = 0; i < ACC_REGS; i += 2)
-                gemm_store_pair(D, M, N, m0 + 64 * mb + wgmma_acc_row(tid, i),
-                                n0 + wgmma_acc_col(tid, i), acc[mb][i], acc[mb][i + 1]);
+                gemm_store_pair(D, M, N, m0 + 64 * mb + wgmma_acc_row(warpgroup_thread(), i),
+                                n0 + wgmma_acc_col(warpgroup_thread(), i), acc[mb][i], acc[mb][i + 1]);
     }
 }
 
-/* ---- consumer role: every tile of the walk through mainloop and epilogue ----
- * Both warpgroups take every tile of this CTA's walk, in the producer's
+/* ---- consumer role: every unit of the walk through mainloop and epilogue ----
+ * Both warpgroups take every unit of this CTA's walk, in the producer's
  * order (64 rows each). */
-static __device__ __forceinline__ void consumer_tiles(const CUtensorMap *map_d,
-                                                      __nv_bfloat16 *__restrict__ D, int M, int N,
-                                                      const smem_ring *sm, int stages,
-                                                      int k_tiles, const tile_sched *sched,
-                                                      int use_tma_store, int c, trace_clock *clk,
-                                                      int plant_bug)
+static __device__ __forceinline__ void consumer_tiles(const kernel_params *P, consumer_ctx *cc)
 {
-    const int tid = (int)threadIdx.x % WG_THREADS;   /* thread in the warpgroup */
+    if (cc->leader && P->use_tma_store) tma_prefetch_map(&P->map_d);
+    float acc[WG_M_BLOCKS][ACC_REGS];
+    for (work_walk w = walk_start(P); walk_valid(P, &w); walk_next(P, &w)) {
+        const work_unit u = walk_unit(P, &w);
+        consumer_mainloop(cc, acc, &u);
+        epilogue_store(P, cc, acc, &u);
+        CLOCK_SPAN(cc->clk, cc->leader, TP_EPILOGUE, u.tile);
+    }
+    /* The last stores must have read shared memory before the CTA exits and
+     * its shared memory goes to another CTA (and written D before the kernel
+     * counts as done). */
+    if (cc->leader && P->use_tma_store) tma_store_wait_all();
+}
+
+/* Barrier counts:
+ *   full[s]  = 1: one arrival per phase, the producer's arrive.expect_tx.
+ *     The data itself is counted in bytes, not arrivals: the phase
+ *     completes when that arrival happened AND the tx-count is back to 0,
+ *     i.e. every byte the producer announced has landed.  The TMA unit is
+ *     not a thread and does not arrive.
+ *   empty[s] = CONSUMER_WGS: one thread per consumer warpgroup (its
+ *     thread 0) arrives, after the wgmma.wait_group that proved the
+ *     warpgroup's wgmmas on the slot have finished reading it.  A wgmma
+ *     is one operation of the whole warpgroup, so one thread's wait
+ *     covers all four warps.  (fast.cu counts one arrival per consumer
+ *     warpgroup too, as CUTLASS's PipelineTmaAsync does with clusters;
+ *     its cluster-less path lets every consumer thread arrive.) */
+static __device__ __forceinline__ void barriers_init(const smem_ring *sm, int stages)
+{
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < stages; ++s) {
+            mbar_init(&sm->full[s], 1);
+            mbar_init(&sm->empty[s], CONSUMER_WGS);
+        }
+        named_bar_init();
+        mbar_fence_init();
+    }
+}
+
+/* ---- the CTA: roles, register split, barriers ---------------------------------
+ * Warpgroup 0 produces, warpgroups 1..CONSUMER_WGS consume.  `traced` is a
+ * constant in each of the two kernels below, so the one every timed launch
+ * runs has no trace code in it at all (no timer reads, no calls, no branches
+ * in the k loop). */
+static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const int traced)
+{
+    const smem_config layout = SMEM_CONFIG;
+    const smem_ring sm = smem_ring_carve(layout, P->stages);
+    /* Role tests must be uniform per warp (and per warpgroup for wgmma and
+     * setmaxnreg): read the warpgroup index through a shuffle so the
+     * compiler knows. */
+    const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x / WG_THREADS, 0);
+
+    barriers_init(&sm, P->stages);
+    __syncthreads();   /* nobody waits on, arrives at or TMA-signals an uninitialized barrier */
+
+    /* Timeline: one writer per warpgroup. */
+    trace_clock clk = trace_clock_start(P->trace, wg, traced);
+
+    if (wg == 0) {
+        /* Give the registers back first (setmaxnreg is per warpgroup), then
+         * one thread issues everything; the other 127 leave.  elect_one_sync
+         * needs the whole warp, so warp 0 calls it before any lane is
+         * excluded. */
+        REGS_DEC(PRODUCER_REGS);
+        if (threadIdx.x / 32 == 0 && elect_one_sync()) {
+            producer_ctx pc = {.sm = &sm, .write_state = pipeline_producer_start((uint32_t)P->stages),
+                               .clk = &clk, .plant_bug = P->plant_bug};
+            producer_load_tiles(P, &pc);
+        }
+        return;
+    }
+    REGS_INC(CONSUMER_REGS);
     /* The one thread that releases slots and writes trace records.  tid == 0
      * rather than elect_one_sync(): the whole warpgroup reaches every use
      * together (the loop bounds are uniform), so any fixed thread serves, and
@@ -391,101 +531,18 @@ static __device__ __forceinline__ void consumer_tiles(const CUtensorMap *map_d,
      * promises only that the choice is deterministic.)  The producer uses
      * elect_one_sync because its other lanes leave right after.  The same
      * thread issues the epilogue's TMA stores. */
-    const int leader = tid == 0;
-    if (leader && use_tma_store) tma_prefetch_map(map_d);
-
-    float acc[WG_M_BLOCKS][ACC_REGS];
-    pipeline_state read_state = pipeline_consumer_start((uint32_t)stages);
-    pipeline_state release_state = read_state;
-    int reads = 0;      /* k-tiles consumed by this warpgroup (trace, planted bug) */
-    int stores = 0;     /* sub-tiles stored by this warpgroup: picks the D buffer */
-    for (tile_walk tw = tile_walk_start((int)blockIdx.x, (int)gridDim.x);
-         tile_walk_valid(sched, &tw); tile_walk_advance(&tw, 1)) {
-        int tm, tn;
-        tile_sched_coords(sched, tw.idx, &tm, &tn);
-        consumer_mainloop(acc, sm, c, k_tiles, &read_state, &release_state, &reads, leader, clk,
-                          plant_bug);
-        epilogue_store(map_d, D, M, N, acc, sm, c, tm * BM, tn * BN, tid, leader, &stores,
-                       use_tma_store);
-        CLOCK_SPAN(clk, leader, TP_EPILOGUE, tw.idx);
-    }
-    /* The last stores must have read shared memory before the CTA exits and
-     * its shared memory goes to another CTA (and written D before the kernel
-     * counts as done). */
-    if (leader && use_tma_store) tma_store_wait_all();
+    const pipeline_state first = pipeline_consumer_start((uint32_t)P->stages);
+    const int tid = (int)threadIdx.x % WG_THREADS;   /* thread in the warpgroup */
+    consumer_ctx cc = {.sm = &sm, .read_state = first, .release_state = first, .c = wg - 1,
+                       .leader = tid == 0, .clk = &clk, .plant_bug = P->plant_bug};
+    consumer_tiles(P, &cc);
 }
 
-/* ---- the CTA: roles, register split, barriers ---------------------------------
- * Warpgroup 0 produces, warpgroups 1..CONSUMER_WGS consume.  `traced` is a
- * constant in each of the two kernels below, so the one every timed launch
- * runs has no trace code in it at all (no timer reads, no calls, no branches
- * in the k loop). */
-static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const CUtensorMap *map_b,
-                                                const CUtensorMap *map_d,
-                                                __nv_bfloat16 *__restrict__ D, int M, int N,
-                                                int K, int stages, gemm_params params,
-                                                trace_ctx tr, int plant_bug, const int traced)
+/* The kernel's one parameter, the struct above, is __grid_constant__: its
+ * tensor maps are read where they lie, in parameter space. */
+__global__ void __launch_bounds__(THREADS, 1) persistent_kernel(const __grid_constant__ kernel_params P)
 {
-    const smem_config layout = SMEM_CONFIG;
-    const smem_ring sm = smem_ring_carve(layout, stages);
-    /* Role tests must be uniform per warp (and per warpgroup for wgmma and
-     * setmaxnreg): read the warpgroup index through a shuffle so the
-     * compiler knows. */
-    const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x / WG_THREADS, 0);
-    const tile_sched sched = params.sched;
-    const int k_tiles = (K + BK - 1) / BK;   /* the last may be partial (zero-filled) */
-
-    /* Barrier counts:
-     *   full[s]  = 1: one arrival per phase, the producer's arrive.expect_tx.
-     *     The data itself is counted in bytes, not arrivals: the phase
-     *     completes when that arrival happened AND the tx-count is back to 0,
-     *     i.e. every byte the producer announced has landed.  The TMA unit is
-     *     not a thread and does not arrive.
-     *   empty[s] = CONSUMER_WGS: one thread per consumer warpgroup (its
-     *     thread 0) arrives, after the wgmma.wait_group that proved the
-     *     warpgroup's wgmmas on the slot have finished reading it.  A wgmma
-     *     is one operation of the whole warpgroup, so one thread's wait
-     *     covers all four warps.  (fast.cu counts one arrival per consumer
-     *     warpgroup too, as CUTLASS's PipelineTmaAsync does with clusters;
-     *     its cluster-less path lets every consumer thread arrive.) */
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < stages; ++s) {
-            mbar_init(&sm.full[s], 1);
-            mbar_init(&sm.empty[s], CONSUMER_WGS);
-        }
-        named_bar_init();
-        mbar_fence_init();
-    }
-    __syncthreads();   /* nobody waits on, arrives at or TMA-signals an uninitialized barrier */
-
-    /* Timeline: one writer per warpgroup. */
-    trace_clock clk = trace_clock_start(tr, wg, traced);
-
-    if (wg == 0) {
-        /* Give the registers back first (setmaxnreg is per warpgroup), then
-         * one thread issues everything; the other 127 leave.  elect_one_sync
-         * needs the whole warp, so warp 0 calls it before any lane is
-         * excluded. */
-        REGS_DEC(PRODUCER_REGS);
-        if (threadIdx.x / 32 == 0 && elect_one_sync())
-            producer_load_tiles(map_a, map_b, &sm, stages, k_tiles, &sched, &clk, plant_bug);
-        return;
-    }
-    REGS_INC(CONSUMER_REGS);
-    consumer_tiles(map_d, D, M, N, &sm, stages, k_tiles, &sched, params.use_tma_store, wg - 1,
-                   &clk, plant_bug);
-}
-
-/* Tensor maps by value, as __grid_constant__ parameters: the kernel then
- * takes their address in parameter space, which TMA accepts.  A plain
- * by-value parameter would be copied to local memory, which it does not. */
-__global__ void __launch_bounds__(THREADS, 1)
-persistent_kernel(const __grid_constant__ CUtensorMap map_a,
-                  const __grid_constant__ CUtensorMap map_b,
-                  const __grid_constant__ CUtensorMap map_d, __nv_bfloat16 *__restrict__ D, int M,
-                  int N, int K, int stages, gemm_params params, trace_ctx tr, int plant_bug)
-{
-    gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, params, tr, plant_bug, 0);
+    gemm_cta(&P, 0);
 }
 
 /* The traced copy is a separate kernel rather than a branch inside one, so
@@ -496,19 +553,15 @@ persistent_kernel(const __grid_constant__ CUtensorMap map_a,
  * report_hang (which reaches printf) gets them serialized, with C7510
  * "wgmma pipeline crossing function boundary".  Check -Xptxas -v. */
 __global__ void __launch_bounds__(THREADS, 1)
-persistent_kernel_traced(const __grid_constant__ CUtensorMap map_a,
-                         const __grid_constant__ CUtensorMap map_b,
-                         const __grid_constant__ CUtensorMap map_d, __nv_bfloat16 *__restrict__ D,
-                         int M, int N, int K, int stages, gemm_params params, trace_ctx tr,
-                         int plant_bug)
+persistent_kernel_traced(const __grid_constant__ kernel_params P)
 {
-    gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, params, tr, plant_bug, 1);
+    gemm_cta(&P, 1);
 }
 
-/* ---- host: only what differs (the glue is common/gemm_launch.cuh) ------------
- * The plan (three tensor maps, the tile walk, the grid) and the launch are
- * common/gemm_launch.cuh's persistent ones; this step names its kernels,
- * its tile and its shared memory. */
+/* ---- host: the plan and the launch (the glue is common/gemm_launch.cuh) ------
+ * This step names its kernels, its tile and its shared memory, and fills
+ * its kernel_params once per input set: three tensor maps, the raster, the
+ * grid.  Each launch stamps the per-launch fields and launches. */
 static const gemm_launch_desc LAUNCH = {
     .step = STEP_ID,
     .kernel = (const void *)persistent_kernel,
@@ -517,9 +570,36 @@ static const gemm_launch_desc LAUNCH = {
     .smem = SMEM_CONFIG,
     .min_stages = MIN_STAGES,
     .cluster = 1,
-    .bm = BM, .bn = BN, .bk = BK,
-    .d_rows = EPI_ROWS, .d_cols = EPI_COLS,
 };
+
+typedef struct {
+    kernel_params P;
+    int grid;                 /* min(tiles, SMs) */
+} step_plan;
+
+static void *step_prepare(const gemm_operands *op)
+{
+    step_plan *p = (step_plan *)gemm_plan_alloc(sizeof *p, STEP_ID);
+    kernel_params *P = &p->P;
+    gemm_encode_ab(&P->map_a, &P->map_b, op, BM, BN, BK);
+    P->use_tma_store = gemm_encode_d(&P->map_d, op, EPI_ROWS, EPI_COLS);
+    P->D = op->d;
+    P->M = op->m;
+    P->N = op->n;
+    P->k_tiles = (op->k + BK - 1) / BK;
+    P->stages = op->stages;
+    P->sched = gemm_persistent_sched(op, BM, BN);
+    p->grid = gemm_persistent_grid(&LAUNCH, op, P->sched.num_tiles);
+    return p;
+}
+
+static void step_launch(const gemm_operands *op, cudaStream_t stream)
+{
+    step_plan *p = (step_plan *)op->plan;
+    p->P.trace = op->trace;
+    p->P.plant_bug = op->plant_bug;
+    gemm_launch(&LAUNCH, op, p->grid, &p->P, stream);
+}
 
 int main(int argc, char **argv)
 {
@@ -538,9 +618,9 @@ int main(int argc, char **argv)
         .max_stages = MAX_STAGES,
         .default_stages = DEFAULT_STAGES,
         .need = {9, 0, 1, "wgmma, setmaxnreg and TMA need an sm_90a (Hopper H100/H200) GPU"},
-        .prepare = gemm_persistent_prepare,
+        .prepare = step_prepare,
         .release = gemm_plan_free,
-        .launch = gemm_persistent_launch,
+        .launch = step_launch,
         .trace_units = 1 + CONSUMER_WGS,
         .trace_unit_kind = "warpgroup",
         .has_group = 1,

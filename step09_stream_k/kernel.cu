@@ -50,7 +50,7 @@
 #include "fixup.cuh"
 #include "regs.cuh"
 #include "smem_layout.h"
-#include "tile_scheduler.h"
+#include "stream_k_schedule.h"
 #include "tma.h"
 #include "tma.cuh"
 #include "wgmma.cuh"
@@ -202,7 +202,7 @@ static_assert(EPI_COLS * 2 == WGMMA_SW128_ROW_BYTES, "an epilogue row must be on
 static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
 static_assert(A_HALF_BYTES % SMEM_ALIGN == 0, "each CTA's half of A must start on a swizzle atom");
 
-/* ---- stream-K: the plan and the fixup (common/fixup.cuh) ---------------------
+/* ---- stream-K: the plan and the workspace ---------------------------------------
  * The workspace is the harness's, zeroed once (flags hold the launch number:
  * never reset).  A partial: a warpgroup's accumulators in register order,
  * 64 KiB per CTA in slot sk_cluster_slot(unit, rank); the owner's CTA r
@@ -216,67 +216,130 @@ typedef struct {
 #define PARTIAL_F4 (WG_M_BLOCKS * ACC_REGS / 4)           /* float4 per thread */
 #define PARTIAL_BYTES (PARTIAL_F4 * WG_THREADS * 16)      /* 64 KiB */
 
-/* Writer: all threads store, a barrier gathers the stores, one thread releases them. */
-static __device__ __forceinline__ void fixup_write_partial(float (*acc)[ACC_REGS],
-                                                           const stream_k_params *sk, int slot,
-                                                           int c, int tid, int plant_bug)
-{
-    partial_store_all(sk->partials + (size_t)slot * PARTIAL_F4 * WG_THREADS, &acc[0][0],
-                      WG_M_BLOCKS * ACC_REGS, WG_THREADS, tid);
-    named_bar_sync(BAR_STORE + c, WG_THREADS, "fixup write");
-    (void)plant_bug;
-#ifdef COURSE_DEBUG
-    if (PLANTED(plant_bug, BUG_SKIP_FLAG)) return;   /* the owner must name this partial */
-#endif
-    if (tid == 0) flag_store_release_gpu(&sk->flags[slot], sk->epoch);
-}
-
-/* Owner: per writer unit in k order (a fixed order: bitwise reproducible), one
- * thread acquires its flag, a barrier passes the news on, all threads add. */
-static __device__ __forceinline__ void fixup_add_partials(float (*acc)[ACC_REGS],
-                                                          const stream_k_params *sk, int tile,
-                                                          int unit, uint32_t rank, int c, int tid)
-{
-    const int last = sk_tile_last_unit(&sk->plan, tile);
-    for (int v = unit + 1; v <= last; ++v) {
-        const int slot = sk_cluster_slot(v, (int)rank, CLUSTER_SIZE);
-        if (tid == 0) flag_wait_acquire_gpu(&sk->flags[slot], sk->epoch, tile, v);
-        named_bar_sync(BAR_STORE + c, WG_THREADS, "fixup wait");
-        partial_add_all(&acc[0][0], sk->partials + (size_t)slot * PARTIAL_F4 * WG_THREADS,
-                        WG_M_BLOCKS * ACC_REGS, WG_THREADS, tid);
-    }
-}
-
-/* A piece's fixup.  Returns 1 for a writer (it has no tile to store). */
-static __device__ __forceinline__ int fixup_piece(float (*acc)[ACC_REGS], const stream_k_params *sk,
-                                                  const sk_work *pc, int unit, uint32_t rank, int c,
-                                                  int tid, int plant_bug)
-{
-    if (sk_work_writes(&sk->plan, pc)) {
-        fixup_write_partial(acc, sk, sk_cluster_slot(unit, (int)rank, CLUSTER_SIZE), c, tid,
-                            plant_bug);
-        return 1;
-    }
-    if (sk_work_waits(&sk->plan, pc)) fixup_add_partials(acc, sk, pc->tile, unit, rank, c, tid);
-    return 0;
-}
+/* ---- the kernel's parameters: one struct, written once ----------------------
+ * Everything a launch needs, built by the host once per input set (prepare,
+ * below) and passed as ONE const __grid_constant__ parameter (gemm_cta's
+ * kernels): the tensor maps inside it stay in parameter space, where TMA
+ * wants them (a plain by-value parameter would be copied to local memory,
+ * which TMA does not accept).  The traced and untraced kernels and the
+ * launch all use this one definition. */
+typedef struct {
+    CUtensorMap map_a, map_b, map_d;   /* map_d: zeros unless use_tma_store */
+    __nv_bfloat16 *D;                  /* for the masked stores when N % 8 != 0 */
+    int M, N, k_tiles, stages;         /* k_tiles = ceil(K / BK): the last may be partial */
+    cluster_sched sched;               /* cluster tiles; rank r of a cluster takes tile r */
+    const int *walk_start;             /* device memory: each cluster's first work index */
+    stream_k_params sk;                /* the plan; per launch: workspace and epoch */
+    int use_tma_store;                 /* 1: N % 8 == 0 (16-byte D rows), 0: masked stores */
+    trace_ctx trace;                   /* tracing off unless --trace (recs == NULL) */
+    int plant_bug;                     /* DEBUG builds: --plant-bug, else 0 */
+} kernel_params;
 
 /* This cluster's unit: its place in the placement's walk order.  Re-read
  * where needed (an L1 hit) rather than kept live: the consumers' registers
  * are all taken, and ptxas spilled it. */
-static __device__ __forceinline__ int stream_k_unit(const gemm_cluster_params *params)
+static __device__ __forceinline__ int stream_k_unit(const kernel_params *P)
 {
-    return __ldg(&params->walk_start[cluster_id_x()]);
+    return __ldg(&P->walk_start[cluster_id_x()]);
 }
 
-/* Step past the piece a walk stands on, in the walk and in the ring. */
-static __device__ __forceinline__ void skip_piece(const sk_plan *plan, sk_walk *w,
-                                                  pipeline_state *read_state)
+/* ---- the scheduler: this CTA's work units -----------------------------------
+ * A work unit is {tile, its coordinates, a range of k-tiles}
+ * (persistent_schedule.h).  The walk is now stream-K's (stream_k_schedule.h):
+ * the cluster's unit takes its pieces (k-ranges of streamed cluster tiles),
+ * then whole tiles as in step 08; CTA `rank` takes tile `rank` of each
+ * cluster tile, over the same k-range.  The roles ask the same four
+ * questions as in step 08 and do not change. */
+typedef sk_walk work_walk;
+
+static __device__ __forceinline__ work_walk walk_start(const kernel_params *P)
 {
-    if (!sk_walk_valid(plan, w)) return;
-    const sk_work p = sk_walk_work(plan, w);
-    pipeline_advance_by(read_state, (uint32_t)(p.k_end - p.k_begin));
-    sk_walk_next(plan, w);
+    return sk_walk_start(&P->sk.plan, stream_k_unit(P));
+}
+
+static __device__ __forceinline__ int walk_valid(const kernel_params *P, const work_walk *w)
+{
+    return sk_walk_valid(&P->sk.plan, w);
+}
+
+static __device__ __forceinline__ void walk_next(const kernel_params *P, work_walk *w)
+{
+    sk_walk_next(&P->sk.plan, w);
+}
+
+/* A tile past an odd N edge is a unit too: its CTA computes on zeros (its
+ * half of A is the partner's) and does not store (cluster_unit_stores).  The
+ * rank is read where needed (a special register) rather than kept live. */
+static __device__ __forceinline__ work_unit walk_unit(const kernel_params *P, const work_walk *w)
+{
+    return sk_walk_unit(&P->sk.plan, w, &P->sched, (int)cluster_ctarank());
+}
+
+/* ---- role contexts: what each role reads and carries from unit to unit ------
+ * Passed by pointer; everything is inlined, so the fields live in registers
+ * like the loose variables they replace. */
+typedef struct {
+    const smem_ring *sm;
+    uint32_t rank;                /* which half of A this CTA loads and multicasts */
+    pipeline_state write_state;   /* the next slot to fill: never reset between units */
+    int loads;                    /* k-tiles issued by this CTA (planted bug, trace) */
+    trace_clock *clk;
+    int plant_bug;
+} producer_ctx;
+
+typedef struct {
+    const smem_ring *sm;
+    pipeline_state read_state;    /* the next slot to wait for */
+    pipeline_state release_state; /* the slot to hand back, one k-tile behind */
+    int c;                        /* consumer warpgroup 0 or 1 (warpgroup c + 1) */
+    int leader;                   /* 1 in the one thread that releases slots and stores (thread 0) */
+    uint32_t rank;                /* this CTA's rank; the partner's (rank ^ 1) producer waits for our releases too */
+    int reads;                    /* k-tiles consumed by this warpgroup (trace, planted bug) */
+    int stores;                   /* sub-tiles stored by this warpgroup: picks the D buffer */
+    trace_clock *clk;
+    int plant_bug;
+} consumer_ctx;
+
+/* ---- the fixup (common/fixup.cuh) --------------------------------------------
+ * Writer: all threads store, a barrier gathers the stores, one thread releases them. */
+static __device__ __forceinline__ void fixup_write_partial(const stream_k_params *sk, consumer_ctx *cc,
+                                                           float (*acc)[ACC_REGS], int slot)
+{
+    partial_store_all(sk->partials + (size_t)slot * PARTIAL_F4 * WG_THREADS, &acc[0][0],
+                      WG_M_BLOCKS * ACC_REGS, WG_THREADS, warpgroup_thread());
+    named_bar_sync(BAR_STORE + cc->c, WG_THREADS, "fixup write");
+#ifdef COURSE_DEBUG
+    if (PLANTED(cc->plant_bug, BUG_SKIP_FLAG)) return;   /* the owner must name this partial */
+#endif
+    if (warpgroup_thread() == 0) flag_store_release_gpu(&sk->flags[slot], sk->epoch);
+}
+
+/* Owner: per writer unit in k order (a fixed order: bitwise reproducible), one
+ * thread acquires its flag, a barrier passes the news on, all threads add. */
+static __device__ __forceinline__ void fixup_add_partials(const stream_k_params *sk, consumer_ctx *cc,
+                                                          float (*acc)[ACC_REGS], int tile, int unit)
+{
+    const int last = sk_tile_last_unit(&sk->plan, tile);
+    for (int v = unit + 1; v <= last; ++v) {
+        const int slot = sk_cluster_slot(v, (int)cc->rank, CLUSTER_SIZE);
+        if (warpgroup_thread() == 0) flag_wait_acquire_gpu(&sk->flags[slot], sk->epoch, tile, v);
+        named_bar_sync(BAR_STORE + cc->c, WG_THREADS, "fixup wait");
+        partial_add_all(&acc[0][0], sk->partials + (size_t)slot * PARTIAL_F4 * WG_THREADS,
+                        WG_M_BLOCKS * ACC_REGS, WG_THREADS, warpgroup_thread());
+    }
+}
+
+/* A unit's fixup.  Returns 1 for a writer (it has no tile to store). */
+static __device__ __forceinline__ int fixup_piece(const kernel_params *P, consumer_ctx *cc,
+                                                  float (*acc)[ACC_REGS], const work_unit *u)
+{
+    const int unit = stream_k_unit(P);
+    if (sk_unit_writes(&P->sk.plan, u)) {
+        fixup_write_partial(&P->sk, cc, acc, sk_cluster_slot(unit, (int)cc->rank, CLUSTER_SIZE));
+        return 1;
+    }
+    if (sk_unit_waits(&P->sk.plan, u)) fixup_add_partials(&P->sk, cc, acc, u->tile, unit);
+    return 0;
 }
 
 /* ---- producer: one thread loads every k-tile of every tile -------------------
@@ -284,18 +347,15 @@ static __device__ __forceinline__ void skip_piece(const sk_plan *plan, sk_walk *
  * (gemm_cta).  write_state walks the ring: acquire a free slot, announce the
  * bytes, issue the two TMA boxes.  The thread walks this CTA's tiles and
  * their k-tiles as ONE sequence: the ring does not know where a tile ends. */
-static __device__ __forceinline__ void producer_load_tile(const CUtensorMap *map_a,
-                                                          const CUtensorMap *map_b,
-                                                          const smem_ring *sm,
-                                                          pipeline_state *write_state, int k_begin, int k_end,
-                                                          int m0, int n0, uint32_t rank, int *loads,
-                                                          trace_clock *clk, int plant_bug)
+static __device__ __forceinline__ void producer_load_tile(const kernel_params *P, producer_ctx *pc,
+                                                          const work_unit *u)
 {
-    (void)plant_bug;
-    for (int kt = k_begin; kt < k_end; ++kt, ++*loads) {
+    const smem_ring *sm = pc->sm;
+    pipeline_state *write_state = &pc->write_state;
+    for (int kt = u->k_begin; kt < u->k_end; ++kt, ++pc->loads) {
         /* acquire: the slot's previous contents were fully read (WAR). */
         producer_acquire(sm->empty, write_state->index, write_state->phase);
-        CLOCK_SPAN(clk, 1, TP_PRODUCER_ACQUIRE, *loads);
+        CLOCK_SPAN(pc->clk, 1, TP_PRODUCER_ACQUIRE, pc->loads);
         /* "commit" in TMA form: one arrival plus the bytes to expect.
          * The count is the FULL box of A plus the full box of B, even
          * when the box hangs over the matrix edge (M, N or K not a
@@ -306,51 +366,40 @@ static __device__ __forceinline__ void producer_load_tile(const CUtensorMap *map
          * also legal (tx-count may go negative within a phase). */
         uint64_t *bar = &sm->full[write_state->index];
 #ifdef COURSE_DEBUG
-        if (!(PLANTED(plant_bug, BUG_SKIP_COMMIT) && *loads == 1))
+        if (!(PLANTED(pc->plant_bug, BUG_SKIP_COMMIT) && pc->loads == 1))
 #endif
             mbar_arrive_expect_tx(bar, STAGE_BYTES);
         /* Coordinates innermost first: {k, row}.  Our half of A, into the
          * same offset of both CTAs' slot; each one's full barrier counts it. */
-        tma_load_2d_multicast(sm->a + write_state->index * A_STAGE_BYTES + rank * A_HALF_BYTES, map_a,
-                              kt * BK, m0 + (int)rank * A_HALF_ROWS, smem_u32(bar), CLUSTER_MASK);
-        tma_load_2d(sm->b + write_state->index * B_STAGE_BYTES, map_b, kt * BK, n0, smem_u32(bar));
-        CLOCK_SPAN(clk, 1, TP_PRODUCER_LOAD, *loads);
+        tma_load_2d_multicast(sm->a + write_state->index * A_STAGE_BYTES + pc->rank * A_HALF_BYTES,
+                              &P->map_a, kt * BK, u->tile_m * BM + (int)pc->rank * A_HALF_ROWS,
+                              smem_u32(bar), CLUSTER_MASK);
+        tma_load_2d(sm->b + write_state->index * B_STAGE_BYTES, &P->map_b, kt * BK, u->tile_n * BN,
+                    smem_u32(bar));
+        CLOCK_SPAN(pc->clk, 1, TP_PRODUCER_LOAD, pc->loads);
         pipeline_advance(write_state);
     }
 }
 
-static __device__ __forceinline__ void producer_load_tiles(const CUtensorMap *map_a,
-                                                           const CUtensorMap *map_b,
-                                                           const smem_ring *sm, int stages,
-                                                           const sk_plan *plan, const gemm_cluster_params *params,
-                                                           uint32_t rank, trace_clock *clk,
-                                                           int plant_bug)
+static __device__ __forceinline__ void producer_load_tiles(const kernel_params *P, producer_ctx *pc)
 {
-    (void)plant_bug;
-    tma_prefetch_map(map_a);
-    tma_prefetch_map(map_b);
-    pipeline_state write_state = pipeline_producer_start((uint32_t)stages);
+    tma_prefetch_map(&P->map_a);
+    tma_prefetch_map(&P->map_b);
 #ifdef COURSE_DEBUG
-    if (PLANTED(plant_bug, BUG_PRODUCER_PHASE0)) write_state.phase = 0;   /* the classic: first acquire never passes */
+    if (PLANTED(pc->plant_bug, BUG_PRODUCER_PHASE0)) pc->write_state.phase = 0;   /* the classic: first acquire never passes */
 #endif
-    int loads = 0;   /* k-tiles issued by this CTA, for the planted bug and the trace */
-    for (sk_walk wk = sk_walk_start(plan, stream_k_unit(params)); sk_walk_valid(plan, &wk);
-         sk_walk_next(plan, &wk)) {
-        const sk_work pc = sk_walk_work(plan, &wk);
-        int tm, tn;
-        /* A tile past an odd N edge is loaded too: its half of A is the partner's. */
-        cluster_sched_coords(&params->sched, pc.tile, (int)rank, &tm, &tn);
-        producer_load_tile(map_a, map_b, sm, &write_state, pc.k_begin, pc.k_end, tm * BM, tn * BN,
-                           rank, &loads, clk, plant_bug);
+    for (work_walk w = walk_start(P); walk_valid(P, &w); walk_next(P, &w)) {
+        const work_unit u = walk_unit(P, &w);
+        producer_load_tile(P, pc, &u);
     }
     /* Producer tail: acquire every slot once more, i.e. wait until both
      * CTAs' consumers have released all of them.  Then no remote arrive and
      * no multicast can still reach this CTA, and it may exit (this thread
      * keeps it alive until then).  Without it the partner could arrive on,
      * or write into, the shared memory of a CTA that has left. */
-    for (int s = 0; s < stages; ++s) {
-        producer_acquire(sm->empty, write_state.index, write_state.phase);
-        pipeline_advance(&write_state);
+    for (int s = 0; s < P->stages; ++s) {
+        producer_acquire(pc->sm->empty, pc->write_state.index, pc->write_state.phase);
+        pipeline_advance(&pc->write_state);
     }
 }
 
@@ -365,50 +414,56 @@ static __device__ __forceinline__ void consumer_release_cluster(uint64_t *empty,
     if (remote) mbar_arrive_cluster(&empty[slot], peer);
 }
 
+/* Issue the wgmmas of the k-tile in the slot cc->read_state names: KSTEPS
+ * k16 steps for each of the warpgroup's WG_M_BLOCKS m64 blocks, one commit
+ * group.  accumulate = 0 overwrites the accumulators on the first k16 step. */
+static __device__ __forceinline__ void consumer_mma_slot(consumer_ctx *cc, float (*acc)[ACC_REGS],
+                                                         int accumulate)
+{
+    const smem_ring *sm = cc->sm;
+    const uint32_t slot = cc->read_state.index;
+    /* Descriptors of B's BN rows in the slot and, in the loop below, of
+     * each m64 block of A; each k16 step moves 32 bytes along the rows. */
+    const uint64_t db = wgmma_desc_k_major_sw128(sm->b + slot * B_STAGE_BYTES);
+    wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
+    wgmma_fence();   /* accumulator writes (zeroing, the last epilogue) come first */
+    /* scale-d = 0 on a unit's first k16 step (accumulate = 0): D = A.B overwrites
+     * whatever the registers held (the previous tile's results), so
+     * no zeroing pass is needed. */
+#pragma unroll
+    for (int kk = 0; kk < KSTEPS; ++kk)
+#pragma unroll
+        for (int mb = 0; mb < WG_M_BLOCKS; ++mb) {
+            const uint64_t da = wgmma_desc_k_major_sw128(
+                sm->a + slot * A_STAGE_BYTES + mb * 64 * WGMMA_SW128_ROW_BYTES);
+            wgmma_tile_k16(acc[mb], wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
+                           wgmma_desc_advance(db, kk * WGMMA_K16_BYTES), accumulate || kk > 0);
+        }
+    wgmma_commit_group();
+}
 
-/* ---- consumer mainloop: one tile's k-tiles through the ring -----------------
+/* ---- consumer mainloop: one unit's k-tiles through the ring -----------------
  * The warpgroup computes its whole tile: WG_M_BLOCKS m64 blocks of A (one
  * wgmma chain each) against all BN columns of B.  read_state is the slot
- * to wait for, release_state the slot to hand back (one behind).  *reads
- * counts the k-tiles this warpgroup consumed (trace, planted bug).  With
- * its last wgmma issued it passes the tensor cores to the partner (when
- * hand_over: the partner has a tile after this one). */
-static __device__ __forceinline__ void consumer_mainloop(float (*acc)[ACC_REGS], const smem_ring *sm,
-                                                         int c, int k_begin, int k_end,
-                                                         pipeline_state *read_state,
-                                                         pipeline_state *release_state,
-                                                         int *reads, int leader, int hand_over,
-                                                         uint32_t peer, trace_clock *clk,
-                                                         int plant_bug)
+ * to wait for, release_state the slot to hand back (one behind).
+ * cc->reads counts the k-tiles this warpgroup consumed (trace, planted
+ * bug).  With its last wgmma issued it passes the tensor cores to the
+ * partner (when hand_over: the partner has a unit after this one). */
+static __device__ __forceinline__ void consumer_mainloop(consumer_ctx *cc, float (*acc)[ACC_REGS],
+                                                         const work_unit *u, int hand_over)
 {
-    (void)plant_bug;
-    for (int kt = k_begin; kt < k_end; ++kt, ++*reads) {
+    const smem_ring *sm = cc->sm;
+    pipeline_state *read_state = &cc->read_state, *release_state = &cc->release_state;
+    for (int kt = u->k_begin; kt < u->k_end; ++kt, ++cc->reads) {
         /* wait: the TMA bytes of k-tile kt have landed.  Every consumer
          * thread waits (acquire): the data is then visible to the wgmmas
          * this warpgroup issues, with no proxy fence (TMA writes and wgmma
          * reads are both async-proxy, and complete_tx releases them). */
         consumer_wait(sm->full, read_state->index, read_state->phase);
-        CLOCK_SPAN(clk, leader, TP_CONSUMER_WAIT, *reads);
+        CLOCK_SPAN(cc->clk, cc->leader, TP_CONSUMER_WAIT, cc->reads);
 
-        /* Descriptors of B's BN rows in the slot and, in the loop below, of
-         * each m64 block of A; each k16 step moves 32 bytes along the rows. */
-        const uint64_t db = wgmma_desc_k_major_sw128(sm->b + read_state->index * B_STAGE_BYTES);
-        wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
-        wgmma_fence();   /* accumulator writes (zeroing, the last epilogue) come first */
-        /* scale-d = 0 on a piece's first k16 step: D = A.B overwrites
-         * whatever the registers held (the previous piece's results), so
-         * no zeroing pass is needed. */
-#pragma unroll
-        for (int kk = 0; kk < KSTEPS; ++kk)
-#pragma unroll
-            for (int mb = 0; mb < WG_M_BLOCKS; ++mb) {
-                const uint64_t da = wgmma_desc_k_major_sw128(
-                    sm->a + read_state->index * A_STAGE_BYTES + mb * 64 * WGMMA_SW128_ROW_BYTES);
-                wgmma_tile_k16(acc[mb], wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
-                               wgmma_desc_advance(db, kk * WGMMA_K16_BYTES), kt > k_begin || kk > 0);
-            }
-        wgmma_commit_group();
-        CLOCK_SPAN(clk, leader, TP_CONSUMER_COMPUTE, *reads);
+        consumer_mma_slot(cc, acc, kt > u->k_begin);
+        CLOCK_SPAN(cc->clk, cc->leader, TP_CONSUMER_COMPUTE, cc->reads);
 
         /* release, one k-tile late.  After issuing k-tile kt's group, wait
          * until at most 1 group is pending: k-tile kt-1's wgmmas are then
@@ -419,108 +474,246 @@ static __device__ __forceinline__ void consumer_mainloop(float (*acc)[ACC_REGS],
          * TMA overwrites it.  (The alternative, wait_group(0) then release
          * slot kt, is also correct but drains the tensor-core queue every
          * k-tile: README exercise.)  This is why a ring needs >= 2 slots.
-         * At a tile's first k-tile the slot to release is the previous
-         * tile's last, which the drain below already handed back: nothing
+         * At a unit's first k-tile the slot to release is the previous
+         * unit's last, which the drain below already handed back: nothing
          * to release then. */
         wgmma_wait_group(1);
         wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
-        if (kt > k_begin) {
+        if (kt > u->k_begin) {
 #ifdef COURSE_DEBUG
-            if (!(PLANTED(plant_bug, BUG_SKIP_RELEASE) && *reads == 1))
+            if (!(PLANTED(cc->plant_bug, BUG_SKIP_RELEASE) && cc->reads == 1))
 #endif
-                if (leader)
-                    consumer_release_cluster(sm->empty, release_state->index, peer,
-                                             !(PLANTED(plant_bug, BUG_SKIP_REMOTE_RELEASE) && *reads == 1));
+                if (cc->leader)
+                    consumer_release_cluster(sm->empty, release_state->index, cc->rank ^ 1u,
+                                             !(PLANTED(cc->plant_bug, BUG_SKIP_REMOTE_RELEASE) && cc->reads == 1));
             pipeline_advance(release_state);
         }
-        CLOCK_SPAN(clk, leader, TP_CONSUMER_RELEASE, *reads);
+        CLOCK_SPAN(cc->clk, cc->leader, TP_CONSUMER_RELEASE, cc->reads);
         pipeline_advance(read_state);
     }
-    /* Every wgmma of this tile is issued: hand the tensor cores over
+    /* Every wgmma of this unit is issued: hand the tensor cores over
      * now, before waiting for them to finish, so the partner's first
      * wgmmas queue right behind my last ones. */
-    if (hand_over) pingpong_pass_turn(BAR_MMA, c);
+    if (hand_over) pingpong_pass_turn(BAR_MMA, cc->c);
     /* Drain: the last k-tile's wgmmas must finish before the accumulators
      * are read (reading them earlier is undefined), then hand its slot back
      * at once: the ring stays balanced, and a producer with more tiles to
      * load (step 06 on) refills the slot during the epilogue. */
     wgmma_wait_group(0);
     wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
-    if (leader) consumer_release_cluster(sm->empty, release_state->index, peer, 1);
+    if (cc->leader) consumer_release_cluster(sm->empty, release_state->index, cc->rank ^ 1u, 1);
+}
+
+/* One 64 x 64 sub-tile through a D buffer: registers -> bf16 -> swizzled
+ * shared memory -> one TMA store at (row0, col0).  acc_sub: its EPI_REGS
+ * accumulators (sub-tile j of m64 block mb = columns 64j .. 64j+63 =
+ * accumulators 32j .. 32j+31 of acc[mb]; wgmma_acc_col: register i is in
+ * column 8(i/4) + ...).  cc->stores, the sub-tiles stored in this turn,
+ * picks the buffer. */
+static __device__ __forceinline__ void epilogue_store_subtile(const kernel_params *P, consumer_ctx *cc,
+                                                              const float *acc_sub, int row0, int col0)
+{
+    const int b = cc->stores % EPI_BUFS;
+    /* WAR on the buffer: the store issued from it two sub-tiles
+     * ago must have finished READING it.  Only the thread that
+     * committed a bulk group can wait for it, so the leader
+     * waits and a barrier tells the other 127 threads. */
+    if (cc->leader) tma_store_wait_read(EPI_BUFS - 1);
+    named_bar_sync(BAR_STORE + cc->c, WG_THREADS, "epilogue");
+    unsigned char *buf = cc->sm->d_ptr + b * EPI_SUB_BYTES;
+#pragma unroll
+    for (int i = 0; i < EPI_REGS; i += 2) {
+        const __nv_bfloat162 v = __floats2bfloat162_rn(acc_sub[i], acc_sub[i + 1]);
+        *(__nv_bfloat162 *)(buf + sw128_acc_pair_offset(warpgroup_thread(), i)) = v;
+    }
+    /* RAW across proxies: these st.shared are generic-proxy
+     * writes and the TMA store reads through the async proxy.
+     * Each writing thread fences its own writes, then the
+     * barrier gathers them before the one thread stores. */
+    fence_proxy_async_smem();
+    named_bar_sync(BAR_STORE + cc->c, WG_THREADS, "epilogue");
+    if (cc->leader) {
+        tma_store_2d(&P->map_d, col0, row0, cc->sm->d + b * EPI_SUB_BYTES);
+        tma_store_commit_group();
+    }
+    ++cc->stores;
 }
 
 /* ---- epilogue: accumulators -> bf16 -> swizzled smem -> TMA store -----------
- * Sub-tile j of m64 block mb = columns 64j .. 64j+63 = accumulators
- * 32j .. 32j+31 of acc[mb] (wgmma_acc_col: register i is in column
- * 8(i/4) + ...).  The two D buffers are shared with the partner, in turns
- * (consumer_tiles takes the turn around this call). */
-static __device__ __forceinline__ void epilogue_store(const CUtensorMap *map_d,
-                                                      __nv_bfloat16 *__restrict__ D, int M, int N,
-                                                      float (*acc)[ACC_REGS], const smem_ring *sm,
-                                                      int c, int m0, int n0, int tid, int leader,
-                                                      int use_tma_store)
+ * The two D buffers are shared with the partner, in turns (consumer_tiles
+ * takes the turn around this call). */
+static __device__ __forceinline__ void epilogue_store(const kernel_params *P, consumer_ctx *cc,
+                                                      float (*acc)[ACC_REGS], const work_unit *u)
 {
-    if (use_tma_store) {
-        int stores = 0;   /* sub-tiles stored in this turn: picks the D buffer */
+    const int m0 = u->tile_m * BM, n0 = u->tile_n * BN;
+    if (P->use_tma_store) {
+        cc->stores = 0;   /* sub-tiles stored in this turn: picks the D buffer */
 #pragma unroll
         for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
 #pragma unroll
-            for (int j = 0; j < EPI_CHUNKS; ++j, ++stores) {
-                const int b = stores % EPI_BUFS;
-                /* WAR on the buffer: the store issued from it two sub-tiles
-                 * ago must have finished READING it.  Only the thread that
-                 * committed a bulk group can wait for it, so the leader
-                 * waits and a barrier tells the other 127 threads. */
-                if (leader) tma_store_wait_read(EPI_BUFS - 1);
-                named_bar_sync(BAR_STORE + c, WG_THREADS, "epilogue");
-                unsigned char *buf = sm->d_ptr + b * EPI_SUB_BYTES;
-#pragma unroll
-                for (int i = 0; i < EPI_REGS; i += 2) {
-                    const int r = EPI_REGS * j + i;
-                    const __nv_bfloat162 v = __floats2bfloat162_rn(acc[mb][r], acc[mb][r + 1]);
-                    *(__nv_bfloat162 *)(buf + sw128_acc_pair_offset(tid, i)) = v;
-                }
-                /* RAW across proxies: these st.shared are generic-proxy
-                 * writes and the TMA store reads through the async proxy.
-                 * Each writing thread fences its own writes, then the
-                 * barrier gathers them before the one thread stores. */
-                fence_proxy_async_smem();
-                named_bar_sync(BAR_STORE + c, WG_THREADS, "epilogue");
-                if (leader) {
-                    tma_store_2d(map_d, n0 + EPI_COLS * j, m0 + 64 * mb, sm->d + b * EPI_SUB_BYTES);
-                    tma_store_commit_group();
-                }
-            }
+            for (int j = 0; j < EPI_CHUNKS; ++j)
+                epilogue_store_subtile(P, cc, &acc[mb][EPI_REGS * j], m0 + 64 * mb, n0 + EPI_COLS * j);
         /* Hand the buffers over only once my stores have read them:
          * the partner's first st.shared would otherwise race the TMA
          * unit.  Only the committing thread can wait. */
-        if (leader) tma_store_wait_read(0);
+        if (cc->leader) tma_store_wait_read(0);
     } else {
         /* N % 8 != 0: D's rows are not 16-byte aligned, which a tensor map
-         * requires; write straight from the registers, masked. */
+         * requires; write straight from the registers, masked.  D, M and N
+         * in registers first: a store through D could, for all the compiler
+         * knows, change *P, and it would reload them after every store. */
+        __nv_bfloat16 *__restrict__ D = P->D;
+        const int M = P->M, N = P->N;
 #pragma unroll
         for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
 #pragma unroll
             for (int i = 0; i < ACC_REGS; i += 2)
-                gemm_store_pair(D, M, N, m0 + 64 * mb + wgmma_acc_row(tid, i),
-                                n0 + wgmma_acc_col(tid, i), acc[mb][i], acc[mb][i + 1]);
+                gemm_store_pair(D, M, N, m0 + 64 * mb + wgmma_acc_row(warpgroup_thread(), i),
+                                n0 + wgmma_acc_col(warpgroup_thread(), i), acc[mb][i], acc[mb][i + 1]);
     }
 }
 
-/* ---- consumer role: every other piece of the walk, in turns with the partner -
- * Consumer c (warpgroup c + 1) takes pieces c, c+2, c+4 ... of this unit's
- * walk (a piece: a k-range of a streamed cluster tile, or a whole one).  The
- * producer loads every piece in order, so c's pipeline states start c
- * pieces into the ring and skip the partner's piece after every one. */
-static __device__ __forceinline__ void consumer_tiles(const CUtensorMap *map_d,
-                                                      __nv_bfloat16 *__restrict__ D, int M, int N,
-                                                      const smem_ring *sm, int stages,
-                                                      const stream_k_params *sk, const gemm_cluster_params *params,
-                                                      int use_tma_store, int c, uint32_t rank,
-                                                      trace_clock *clk, int plant_bug)
+/* Step past the unit a walk stands on, in the walk and in the ring: the
+ * partner's unit, whose k-tiles are the next ones the producer loads. */
+static __device__ __forceinline__ void skip_unit(const kernel_params *P, work_walk *w,
+                                                 pipeline_state *read_state)
 {
-    (void)plant_bug;
-    const int tid = (int)threadIdx.x % WG_THREADS;   /* thread in the warpgroup */
+    if (!walk_valid(P, w)) return;
+    const work_unit u = walk_unit(P, w);
+    pipeline_advance_by(read_state, (uint32_t)(u.k_end - u.k_begin));
+    walk_next(P, w);
+}
+
+/* ---- consumer role: every other unit of the walk, in turns with the partner --
+ * Consumer c (warpgroup c + 1) takes units c, c+2, c+4 ... of this CTA's
+ * walk.  The producer loads every unit in order, so c's pipeline states
+ * start c units into the ring and skip the partner's unit after every one. */
+static __device__ __forceinline__ void consumer_tiles(const kernel_params *P, consumer_ctx *cc)
+{
+    if (cc->leader && P->use_tma_store) tma_prefetch_map(&P->map_d);
+
+    /* Kick-off: consumer 0 goes first.  Consumer 1 opens consumer 0's two
+     * turns once, as if it had just finished a tile before consumer 0's
+     * first.  (The partner kicks, not consumer 0 itself: a warp must not
+     * arrive on a barrier and then use the same id again before it
+     * completed.) */
+    if (cc->c == 1) {
+#ifdef COURSE_DEBUG
+        if (!PLANTED(cc->plant_bug, BUG_SKIP_NAMED_ARRIVE))
+#endif
+            pingpong_pass_turn(BAR_MMA, cc->c);
+        pingpong_pass_turn(BAR_EPI, cc->c);
+    }
+
+    float acc[WG_M_BLOCKS][ACC_REGS];
+    work_walk w = walk_start(P);
+    if (cc->c == 1) skip_unit(P, &w, &cc->read_state);   /* consumer 1 skips 0's first unit */
+    cc->release_state = cc->read_state;
+    while (walk_valid(P, &w)) {
+        const work_unit u = walk_unit(P, &w);
+        const int real = cluster_unit_stores(&P->sched, &u);   /* 0: a tile past an odd N edge */
+        /* Does the partner have a unit after this one?  If not, it has left
+         * (or will): passing it a turn would leave an arrive nobody
+         * matches, so skip it. */
+        work_walk next = w;
+        walk_next(P, &next);
+        const int partner_next = walk_valid(P, &next);
+
+        /* My turn on the tensor cores: the partner has issued its last
+         * wgmma of the previous unit (or this is consumer 0's first). */
+        pingpong_wait_turn(BAR_MMA, cc->c, "pingpong mma");
+        consumer_mainloop(cc, acc, &u, partner_next);
+        /* Skip the partner's unit: my next one follows it in the ring. */
+        w = next;
+        skip_unit(P, &w, &cc->read_state);
+        cc->release_state = cc->read_state;
+
+        /* The fixup, outside both turns: neither a writer's store nor an
+         * owner's wait holds a barrier the partner needs (README.md); a
+         * writer then takes its epilogue turn and passes it unused. */
+        const int writes = fixup_piece(P, cc, acc, &u);
+        if (writes || sk_unit_waits(&P->sk.plan, &u)) CLOCK_SPAN(cc->clk, cc->leader, TP_FIXUP, u.tile);
+
+        /* The epilogue runs under the partner's mainloop, in its own turn. */
+        pingpong_wait_turn(BAR_EPI, cc->c, "pingpong epilogue");
+        CLOCK_SPAN(cc->clk, cc->leader, TP_CONSUMER_WAIT, cc->reads);
+        if (real && !writes)   /* padding tiles (computed on zeros) and writers: nothing to store */
+            epilogue_store(P, cc, acc, &u);
+        if (partner_next) pingpong_pass_turn(BAR_EPI, cc->c);
+        CLOCK_SPAN(cc->clk, cc->leader, TP_EPILOGUE, u.tile);
+    }
+    /* The last stores must have read shared memory before the CTA exits and
+     * its shared memory goes to another CTA (and written D before the kernel
+     * counts as done). */
+    if (cc->leader && P->use_tma_store) tma_store_wait_all();
+}
+
+/* Barrier counts:
+ *   full[s]  = 1: one arrival per phase, the producer's arrive.expect_tx.
+ *     The data itself is counted in bytes, not arrivals: the phase
+ *     completes when that arrival happened AND the tx-count is back to 0,
+ *     i.e. every byte the producer announced has landed.  The TMA unit is
+ *     not a thread and does not arrive.
+ *   empty[s] = 2: in each CTA one consumer warpgroup reads slot s (the
+ *     same ring position: both CTAs walk the same cluster tiles), and one
+ *     thread of it (thread 0) arrives on its own CTA's empty[s] and on
+ *     the partner's, after the wgmma.wait_group that proved the
+ *     warpgroup's wgmmas on the slot have finished reading it.  Both
+ *     producers write slot s of both CTAs (A's halves), so each waits
+ *     for both readers.  A wgmma is one operation of the whole
+ *     warpgroup, so one thread's wait covers all four warps.  (CUTLASS's
+ *     PipelineTmaAsync with clusters also counts one arrival per
+ *     consumer warpgroup and CTA.) */
+static __device__ __forceinline__ void barriers_init(const smem_ring *sm, int stages)
+{
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < stages; ++s) {
+            mbar_init(&sm->full[s], 1);
+            mbar_init(&sm->empty[s], CLUSTER_SIZE);
+        }
+        named_bar_init();
+        mbar_fence_init();
+    }
+}
+
+/* ---- the CTA: roles, register split, barriers ---------------------------------
+ * Warpgroup 0 produces, warpgroups 1..CONSUMER_WGS consume.  `traced` is a
+ * constant in each of the two kernels below, so the one every timed launch
+ * runs has no trace code in it at all (no timer reads, no calls, no branches
+ * in the k loop). */
+static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const int traced)
+{
+    const smem_config layout = SMEM_CONFIG;
+    const smem_ring sm = smem_ring_carve(layout, P->stages);
+    /* Role tests must be uniform per warp (and per warpgroup for wgmma and
+     * setmaxnreg): read the warpgroup index through a shuffle so the
+     * compiler knows. */
+    const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x / WG_THREADS, 0);
+    const uint32_t rank = cluster_ctarank();   /* 0 or 1: which tile and which half of A */
+
+    barriers_init(&sm, P->stages);
+    /* Nobody waits on, arrives at or TMA-signals an uninitialized barrier,
+     * in this CTA or the partner's: the cluster-wide __syncthreads (the
+     * init is released to the cluster by mbar_fence_init). */
+    cluster_sync();
+
+    /* Timeline: one writer per warpgroup. */
+    trace_clock clk = trace_clock_start(P->trace, wg, traced);
+
+    if (wg == 0) {
+        /* Give the registers back first (setmaxnreg is per warpgroup), then
+         * one thread issues everything; the other 127 leave.  elect_one_sync
+         * needs the whole warp, so warp 0 calls it before any lane is
+         * excluded. */
+        REGS_DEC(PRODUCER_REGS);
+        if (threadIdx.x / 32 == 0 && elect_one_sync()) {
+            producer_ctx pc = {.sm = &sm, .rank = rank, .write_state = pipeline_producer_start((uint32_t)P->stages),
+                               .clk = &clk, .plant_bug = P->plant_bug};
+            producer_load_tiles(P, &pc);
+        }
+        return;
+    }
+    REGS_INC(CONSUMER_REGS);
     /* The one thread that releases slots and writes trace records.  tid == 0
      * rather than elect_one_sync(): the whole warpgroup reaches every use
      * together (the loop bounds are uniform), so any fixed thread serves, and
@@ -529,149 +722,18 @@ static __device__ __forceinline__ void consumer_tiles(const CUtensorMap *map_d,
      * promises only that the choice is deterministic.)  The producer uses
      * elect_one_sync because its other lanes leave right after.  The same
      * thread issues the epilogue's TMA stores. */
-    const int leader = tid == 0;
-    if (leader && use_tma_store) tma_prefetch_map(map_d);
-
-    /* Kick-off: consumer 0 goes first.  Consumer 1 opens consumer 0's two
-     * turns once, as if it had just finished a tile before consumer 0's
-     * first.  (The partner kicks, not consumer 0 itself: a warp must not
-     * arrive on a barrier and then use the same id again before it
-     * completed.) */
-    if (c == 1) {
-#ifdef COURSE_DEBUG
-        if (!PLANTED(plant_bug, BUG_SKIP_NAMED_ARRIVE))
-#endif
-            pingpong_pass_turn(BAR_MMA, c);
-        pingpong_pass_turn(BAR_EPI, c);
-    }
-
-    float acc[WG_M_BLOCKS][ACC_REGS];
-    const sk_plan *plan = &sk->plan;
-    pipeline_state read_state = pipeline_consumer_start((uint32_t)stages);
-    sk_walk wk = sk_walk_start(plan, stream_k_unit(params));
-    if (c == 1) skip_piece(plan, &wk, &read_state);   /* consumer 1 skips 0's first piece */
-    pipeline_state release_state = read_state;
-    int reads = 0;      /* k-tiles consumed by this warpgroup (trace, planted bug) */
-    while (sk_walk_valid(plan, &wk)) {
-        const sk_work pc = sk_walk_work(plan, &wk);
-        int tm, tn;
-        const int real = cluster_sched_coords(&params->sched, pc.tile, (int)rank, &tm, &tn);
-        /* Does the partner have a piece after this one?  If not, it has left
-         * (or will): passing it a turn would leave an arrive nobody
-         * matches, so skip it. */
-        sk_walk next = wk;
-        sk_walk_next(plan, &next);
-        const int partner_next = sk_walk_valid(plan, &next);
-
-        /* My turn on the tensor cores: the partner has issued its last
-         * wgmma of the previous tile (or this is consumer 0's first tile). */
-        pingpong_wait_turn(BAR_MMA, c, "pingpong mma");
-        consumer_mainloop(acc, sm, c, pc.k_begin, pc.k_end, &read_state, &release_state, &reads,
-                          leader, partner_next, rank ^ 1u, clk, plant_bug);
-        /* Skip the partner's piece: my next one follows it in the ring. */
-        wk = next;
-        skip_piece(plan, &wk, &read_state);
-        release_state = read_state;
-
-        /* The fixup, outside both turns: neither a writer's store nor an
-         * owner's wait holds a barrier the partner needs (README.md); a
-         * writer then takes its epilogue turn and passes it unused. */
-        const int writes = fixup_piece(acc, sk, &pc, stream_k_unit(params), rank, c, tid, plant_bug);
-        if (writes || sk_work_waits(plan, &pc)) CLOCK_SPAN(clk, leader, TP_FIXUP, pc.tile);
-
-        /* The epilogue runs under the partner's mainloop, in its own turn. */
-        pingpong_wait_turn(BAR_EPI, c, "pingpong epilogue");
-        CLOCK_SPAN(clk, leader, TP_CONSUMER_WAIT, reads);
-        if (real && !writes)   /* a tile past an odd N edge was computed on zeros: nothing to store */
-            epilogue_store(map_d, D, M, N, acc, sm, c, tm * BM, tn * BN, tid, leader, use_tma_store);
-        if (partner_next) pingpong_pass_turn(BAR_EPI, c);
-        CLOCK_SPAN(clk, leader, TP_EPILOGUE, pc.tile);
-    }
-    /* The last stores must have read shared memory before the CTA exits and
-     * its shared memory goes to another CTA (and written D before the kernel
-     * counts as done). */
-    if (leader && use_tma_store) tma_store_wait_all();
+    const pipeline_state first = pipeline_consumer_start((uint32_t)P->stages);
+    const int tid = (int)threadIdx.x % WG_THREADS;   /* thread in the warpgroup */
+    consumer_ctx cc = {.sm = &sm, .read_state = first, .release_state = first, .c = wg - 1,
+                       .leader = tid == 0, .rank = rank, .clk = &clk, .plant_bug = P->plant_bug};
+    consumer_tiles(P, &cc);
 }
 
-/* ---- the CTA: roles, register split, barriers ---------------------------------
- * Warpgroup 0 produces, warpgroups 1..CONSUMER_WGS consume.  `traced` is a
- * constant in each of the two kernels below, so the one every timed launch
- * runs has no trace code in it at all (no timer reads, no calls, no branches
- * in the k loop). */
-static __device__ __forceinline__ void gemm_cta(const CUtensorMap *map_a, const CUtensorMap *map_b,
-                                                const CUtensorMap *map_d,
-                                                __nv_bfloat16 *__restrict__ D, int M, int N,
-                                                int K, int stages, gemm_cluster_params params,
-                                                stream_k_params sk, trace_ctx tr, int plant_bug,
-                                                const int traced)
+/* The kernel's one parameter, the struct above, is __grid_constant__: its
+ * tensor maps are read where they lie, in parameter space. */
+__global__ void __launch_bounds__(THREADS, 1) pingpong_kernel(const __grid_constant__ kernel_params P)
 {
-    const smem_config layout = SMEM_CONFIG;
-    const smem_ring sm = smem_ring_carve(layout, stages);
-    /* Role tests must be uniform per warp (and per warpgroup for wgmma and
-     * setmaxnreg): read the warpgroup index through a shuffle so the
-     * compiler knows. */
-    const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x / WG_THREADS, 0);
-    const uint32_t rank = cluster_ctarank();   /* 0 or 1: which tile and which half of A */
-    (void)K;   /* the plan holds the k-tiles (the last may be partial, zero-filled) */
-
-    /* Barrier counts:
-     *   full[s]  = 1: one arrival per phase, the producer's arrive.expect_tx.
-     *     The data itself is counted in bytes, not arrivals: the phase
-     *     completes when that arrival happened AND the tx-count is back to 0,
-     *     i.e. every byte the producer announced has landed.  The TMA unit is
-     *     not a thread and does not arrive.
-     *   empty[s] = 2: in each CTA one consumer warpgroup reads slot s (the
-     *     same ring position: both CTAs walk the unit's pieces), and one
-     *     thread of it (thread 0) arrives on its own CTA's empty[s] and on
-     *     the partner's, after the wgmma.wait_group that proved the
-     *     warpgroup's wgmmas on the slot have finished reading it.  Both
-     *     producers write slot s of both CTAs (A's halves), so each waits
-     *     for both readers.  A wgmma is one operation of the whole
-     *     warpgroup, so one thread's wait covers all four warps.  (CUTLASS's
-     *     PipelineTmaAsync with clusters also counts one arrival per
-     *     consumer warpgroup and CTA.) */
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < stages; ++s) {
-            mbar_init(&sm.full[s], 1);
-            mbar_init(&sm.empty[s], CLUSTER_SIZE);
-        }
-        named_bar_init();
-        mbar_fence_init();
-    }
-    /* Nobody waits on, arrives at or TMA-signals an uninitialized barrier,
-     * in this CTA or the partner's: the cluster-wide __syncthreads (the
-     * init is released to the cluster by mbar_fence_init). */
-    cluster_sync();
-
-    /* Timeline: one writer per warpgroup. */
-    trace_clock clk = trace_clock_start(tr, wg, traced);
-
-    if (wg == 0) {
-        /* Give the registers back first (setmaxnreg is per warpgroup), then
-         * one thread issues everything; the other 127 leave.  elect_one_sync
-         * needs the whole warp, so warp 0 calls it before any lane is
-         * excluded. */
-        REGS_DEC(PRODUCER_REGS);
-        if (threadIdx.x / 32 == 0 && elect_one_sync())
-            producer_load_tiles(map_a, map_b, &sm, stages, &sk.plan, &params, rank, &clk, plant_bug);
-        return;
-    }
-    REGS_INC(CONSUMER_REGS);
-    consumer_tiles(map_d, D, M, N, &sm, stages, &sk, &params, params.use_tma_store, wg - 1, rank,
-                   &clk, plant_bug);
-}
-
-/* Tensor maps by value, as __grid_constant__ parameters: the kernel then
- * takes their address in parameter space, which TMA accepts.  A plain
- * by-value parameter would be copied to local memory, which it does not. */
-__global__ void __launch_bounds__(THREADS, 1)
-pingpong_kernel(const __grid_constant__ CUtensorMap map_a,
-                const __grid_constant__ CUtensorMap map_b,
-                const __grid_constant__ CUtensorMap map_d, __nv_bfloat16 *__restrict__ D, int M,
-                int N, int K, int stages, gemm_cluster_params params, stream_k_params sk,
-                trace_ctx tr, int plant_bug)
-{
-    gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, params, sk, tr, plant_bug, 0);
+    gemm_cta(&P, 0);
 }
 
 /* The traced copy is a separate kernel rather than a branch inside one, so
@@ -682,20 +744,15 @@ pingpong_kernel(const __grid_constant__ CUtensorMap map_a,
  * report_hang (which reaches printf) gets them serialized, with C7510
  * "wgmma pipeline crossing function boundary".  Check -Xptxas -v. */
 __global__ void __launch_bounds__(THREADS, 1)
-pingpong_kernel_traced(const __grid_constant__ CUtensorMap map_a,
-                       const __grid_constant__ CUtensorMap map_b,
-                       const __grid_constant__ CUtensorMap map_d, __nv_bfloat16 *__restrict__ D,
-                       int M, int N, int K, int stages, gemm_cluster_params params,
-                       stream_k_params sk, trace_ctx tr, int plant_bug)
+pingpong_kernel_traced(const __grid_constant__ kernel_params P)
 {
-    gemm_cta(&map_a, &map_b, &map_d, D, M, N, K, stages, params, sk, tr, plant_bug, 1);
+    gemm_cta(&P, 1);
 }
 
-/* ---- host: step 08's glue (common/cluster_launch.cuh) plus the stream-K plan --
- * Step 08's plan and launch, wrapped: the stream-K plan, one more kernel
- * parameter.  A plan that streams launches cooperatively: every CTA resident
- * or the launch fails (an owner spins on a writer's flag, which a CTA
- * waiting for an SM would never raise).  Whole tiles launch as step 08. */
+/* ---- host: step 08's plan plus the stream-K plan, and the launch --------------
+ * A plan that streams launches cooperatively: every CTA resident or the
+ * launch fails (an owner spins on a writer's flag, which a CTA waiting for an
+ * SM would never raise).  Whole tiles launch as step 08. */
 static const gemm_launch_desc LAUNCH = {
     .step = STEP_ID,
     .kernel = (const void *)pingpong_kernel,
@@ -705,73 +762,83 @@ static const gemm_launch_desc LAUNCH = {
     .min_stages = MIN_STAGES,
     .cluster = CLUSTER_SIZE,
     .cooperative = 1,   /* combines with the cluster dimension */
-    .bm = BM, .bn = BN, .bk = BK,
-    .d_rows = EPI_ROWS, .d_cols = EPI_COLS,
 };
 
 typedef struct {
-    gemm_cluster_plan base;   /* maps, cluster_sched, walk table, grid */
-    stream_k_params sk;
+    kernel_params P;
+    int grid;                 /* the plan's units, in CTAs */
     size_t workspace;         /* bytes: a partial tile and a flag per CTA, if anything streams */
-} stream_k_plan;
+} step_plan;
 
 /* The harness allocates this once per run (after prepare). */
-static size_t stream_k_workspace_bytes(const gemm_operands *op)
+static size_t step_workspace_bytes(const gemm_operands *op)
 {
-    return ((const stream_k_plan *)op->plan)->workspace;
+    return ((const step_plan *)op->plan)->workspace;
+}
+
+/* What the plan does, once per run (not per rotation set). */
+static void stream_k_plan_print(const step_plan *p)
+{
+    static int told = 0;
+    const sk_plan *s = &p->P.sk.plan;
+    if (told++) return;
+    printf("stream-K plan: %d cluster tiles x %d k-tiles on %d clusters: %d streamed "
+           "(%d-%d k-tiles per cluster), %d data-parallel; workspace %zu bytes\n",
+           s->tiles, s->kt, s->units, s->sk_tiles, s->sk_base, s->sk_base + (s->sk_extra > 0),
+           s->tiles - s->sk_tiles, p->workspace);
 }
 
 /* T cluster tiles of KT k-tiles on U co-resident clusters, --mode.  Whole
  * tiles keep step 08's grid (min(T, U)) and walk; a plan that streams may
- * use more clusters: number them for that grid. */
-static void *stream_k_prepare(const gemm_operands *op)
+ * use more clusters: the walk table is built for the plan's grid, once. */
+static void *step_prepare(const gemm_operands *op)
 {
-    stream_k_plan *p = (stream_k_plan *)gemm_plan_alloc(sizeof *p, STEP_ID);
-    gemm_cluster_plan *base = (gemm_cluster_plan *)gemm_cluster_prepare(op);
-    p->base = *base;
-    gemm_plan_free(base);
+    step_plan *p = (step_plan *)gemm_plan_alloc(sizeof *p, STEP_ID);
+    kernel_params *P = &p->P;
+    gemm_encode_ab(&P->map_a, &P->map_b, op, A_HALF_ROWS, BN, BK);
+    P->use_tma_store = gemm_encode_d(&P->map_d, op, EPI_ROWS, EPI_COLS);
+    P->D = op->d;
+    P->M = op->m;
+    P->N = op->n;
+    P->k_tiles = (op->k + BK - 1) / BK;
+    P->stages = op->stages;
+    P->sched = cluster_sched_make(op->m, op->n, BM, BN, CLUSTER_SIZE, 1, op->group,
+                                  op->num_sms / CLUSTER_SIZE);
     static_assert((int)GEMM_MODE_DP == (int)SK_MODE_DP && (int)GEMM_MODE_SK == (int)SK_MODE_SK,
                   "--mode values are the scheduler's");
-    const int units = gemm_persistent_grid(op->launch, op, 1 << 28) / CLUSTER_SIZE;
-    p->sk.plan = sk_plan_make(p->base.params.sched.sched.num_tiles, (op->k + BK - 1) / BK, units,
-                              op->mode);
-    if (p->sk.plan.units * CLUSTER_SIZE != p->base.grid) {
-        p->base.grid = p->sk.plan.units * CLUSTER_SIZE;
-        CUDA_CHECK(cudaFree((void *)p->base.params.walk_start));
-        p->base.params.walk_start = cluster_walk_table(
-            THREADS, smem_layout_of(LAUNCH.smem, op->stages).total, CLUSTER_SIZE, p->base.grid,
-            op->num_sms);
-    }
-    p->workspace = p->sk.plan.sk_tiles ? p->base.grid * (PARTIAL_BYTES + sizeof(uint32_t)) : 0;
+    const int units = gemm_persistent_grid(&LAUNCH, op, 1 << 28) / CLUSTER_SIZE;
+    P->sk.plan = sk_plan_make(P->sched.sched.num_tiles, P->k_tiles, units, op->mode);
+    p->grid = P->sk.plan.units * CLUSTER_SIZE;
+    P->walk_start = cluster_walk_table(&LAUNCH, op, p->grid);
+    p->workspace = P->sk.plan.sk_tiles ? p->grid * (PARTIAL_BYTES + sizeof(uint32_t)) : 0;
+    op->report->cluster = CLUSTER_SIZE;
     /* The CSV's mode column: what runs, auto's choice resolved. */
-    op->report->mode = p->sk.plan.sk_tiles == 0 ? "dp" : op->mode == GEMM_MODE_SK ? "sk" : "sk_l2";
-    static int told = 0;   /* once per run, not per rotation set */
-    if (!told++)
-        printf("stream-K plan: %d cluster tiles x %d k-tiles on %d clusters: %d streamed "
-               "(%d-%d k-tiles per cluster), %d data-parallel; workspace %zu bytes\n",
-               p->sk.plan.tiles, p->sk.plan.kt, p->sk.plan.units, p->sk.plan.sk_tiles,
-               p->sk.plan.sk_base, p->sk.plan.sk_base + (p->sk.plan.sk_extra > 0),
-               p->sk.plan.tiles - p->sk.plan.sk_tiles, p->workspace);
+    op->report->mode = P->sk.plan.sk_tiles == 0 ? "dp" : op->mode == GEMM_MODE_SK ? "sk" : "sk_l2";
+    stream_k_plan_print(p);
     return p;
 }
 
-static void stream_k_launch(const gemm_operands *op, cudaStream_t stream)
+static void step_release(void *plan)
+{
+    CUDA_CHECK(cudaFree((void *)((step_plan *)plan)->P.walk_start));
+    gemm_plan_free(plan);
+}
+
+static void step_launch(const gemm_operands *op, cudaStream_t stream)
 {
     static gemm_launch_desc whole;   /* LAUNCH without the cooperative attribute */
     whole = LAUNCH;
     whole.cooperative = 0;
-    stream_k_plan *p = (stream_k_plan *)op->plan;
-    trace_ctx tr = op->trace;
-    tr.cta_b = 1;   /* a timeline shows the two CTAs of cluster 0 */
+    step_plan *p = (step_plan *)op->plan;
+    kernel_params *P = &p->P;
+    P->trace = op->trace;
+    P->trace.cta_b = 1;   /* a timeline shows the two CTAs of cluster 0 */
+    P->plant_bug = op->plant_bug;
     /* partials first, flags after them; the harness's launch number */
-    const size_t ctas = (size_t)p->sk.plan.units * CLUSTER_SIZE;
-    p->sk.partials = (float4 *)op->workspace;
-    p->sk.flags = op->workspace ? (uint32_t *)((char *)op->workspace + ctas * PARTIAL_BYTES) : NULL;
-    p->sk.epoch = op->epoch;
-    void *args[] = {&p->base.a, &p->base.b, &p->base.d, (void *)&op->d, (void *)&op->m,
-                    (void *)&op->n, (void *)&op->k, (void *)&op->stages, &p->base.params, &p->sk,
-                    (void *)&tr, (void *)&op->plant_bug};
-    gemm_launch(p->sk.plan.sk_tiles ? &LAUNCH : &whole, op, p->base.grid, args, stream);
+    P->sk.partials = (float4 *)op->workspace;
+    P->sk.flags = op->workspace ? (uint32_t *)((char *)op->workspace + (size_t)p->grid * PARTIAL_BYTES) : NULL;
+    P->sk.epoch = op->epoch;
+    gemm_launch(P->sk.plan.sk_tiles ? &LAUNCH : &whole, op, p->grid, P, stream);
 }
 
 int main(int argc, char **argv)
@@ -791,13 +858,13 @@ int main(int argc, char **argv)
         .max_stages = MAX_STAGES,
         .default_stages = DEFAULT_STAGES,
         .need = {9, 0, 1, "wgmma, setmaxnreg and TMA need an sm_90a (Hopper H100/H200) GPU"},
-        .prepare = stream_k_prepare,
-        .release = gemm_cluster_release,
-        .launch = stream_k_launch,
+        .prepare = step_prepare,
+        .release = step_release,
+        .launch = step_launch,
         .trace_units = 1 + CONSUMER_WGS,
         .trace_unit_kind = "warpgroup",
         .has_group = 1,
-        .workspace_bytes = stream_k_workspace_bytes,
+        .workspace_bytes = step_workspace_bytes,
         .launch_desc = &LAUNCH,
         .has_mode = 1,
     };
