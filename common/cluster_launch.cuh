@@ -12,7 +12,7 @@
  * with gemm_params.  What differs from gemm_persistent_prepare:
  *   - the A map's box is bm / cluster rows: each CTA loads its share of the
  *     tile's A and multicasts it (the B and D maps are the same);
- *   - the schedule is a cluster_sched (tile_scheduler.h): cluster tiles of
+ *   - the schedule is a cluster_sched (cluster_schedule.h): cluster tiles of
  *     bm x cluster*bn, rastered across the cluster;
  *   - the grid is whole clusters (gemm_persistent_grid with l->cluster), and
  *     each cluster's walk start comes from the placement (cluster_walk_table,
@@ -29,7 +29,7 @@
 #include "cluster.cuh"
 #include "cuda_check.h"
 #include "gemm.cuh"
-#include "tile_scheduler.h"
+#include "cluster_schedule.h"
 #include "tma.h"
 
 /* ---- host: number the clusters to fit the placement ---------------------------
@@ -41,7 +41,7 @@
  * with a probe kernel of the same block size and shared memory (one CTA per
  * SM, as in the GEMM) and returns, in device memory (cudaFree it), the walk
  * start of each of the grid / cluster clusters: the rank of its rank-0 SM
- * in the plain order (cluster_walk_rank, tile_scheduler.h).  Two tiny
+ * in the plain order (cluster_walk_rank, cluster_schedule.h).  Two tiny
  * launches, once per plan.  Any permutation computes the same product, so
  * a placement that changed between the probe and the GEMM would cost speed,
  * never correctness; with more SMs than the probe handles the table is the

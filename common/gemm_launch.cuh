@@ -74,7 +74,7 @@
 #include <cuda_runtime.h>
 
 #include "smem_layout.h"
-#include "tile_scheduler.h"
+#include "persistent_schedule.h"
 #include "tma.h"
 
 struct gemm_launch_desc {

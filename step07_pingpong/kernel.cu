@@ -56,7 +56,7 @@
 #include "epilogue.cuh"
 #include "regs.cuh"
 #include "smem_layout.h"
-#include "tile_scheduler.h"
+#include "persistent_schedule.h"
 #include "tma.h"
 #include "tma.cuh"
 #include "wgmma.cuh"

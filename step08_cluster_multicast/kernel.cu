@@ -60,7 +60,7 @@
 #include "epilogue.cuh"
 #include "regs.cuh"
 #include "smem_layout.h"
-#include "tile_scheduler.h"
+#include "cluster_schedule.h"
 #include "tma.h"
 #include "tma.cuh"
 #include "wgmma.cuh"

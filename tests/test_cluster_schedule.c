@@ -1,4 +1,4 @@
-/* test_cluster_schedule.c — common/tile_scheduler.h's cluster functions (step 08):
+/* test_cluster_schedule.c — common/cluster_schedule.h (steps 08-09):
  * every tile exactly once, the CTAs of a cluster on tiles that share the
  * multicast panel, the grouped raster kept in tile units, odd edges padded,
  * and the walk-start table a permutation. */
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "expect.h"
-#include "tile_scheduler.h"
+#include "cluster_schedule.h"
 
 static const int dims[] = {1, 7, 127, 128, 129, 255, 256, 257, 1000, 4096, 4100, 8192};
 static const int groups[] = {1, 2, 3, 4, 5, 8, 9, 16};

@@ -1,4 +1,4 @@
-/* test_stream_k_schedule.c — the stream-K schedule of common/tile_scheduler.h
+/* test_stream_k_schedule.c — common/stream_k_schedule.h
  * (step 09): coverage, balance, the split model, and the fixup's wait graph.
  *
  * The wait-graph tests simulate a schedule as events in time: every piece of
@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "expect.h"
-#include "tile_scheduler.h"
+#include "stream_k_schedule.h"
 
 #define MAX_UNITS 264
 #define MAX_ITEMS 4096

@@ -1,11 +1,12 @@
-/* test_tile_scheduler.c — common/tile_scheduler.h: raster order, persistent walk, wave footprint, smem stages. */
+/* test_persistent_schedule.c — common/persistent_schedule.h: raster order, persistent walk, wave
+ * footprint. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "expect.h"
-#include "tile_scheduler.h"
+#include "persistent_schedule.h"
 
 static const int dims[] = {1, 7, 127, 128, 129, 1000, 4096, 4100, 8192};
 static const struct { int m, n; } tiles[] = {{128, 256}, {128, 128}, {128, 192}};
@@ -133,10 +134,9 @@ START_TEST(test_sched_group1_orders)
 {
     /* Group 1 along M: each group is ONE tile row, walked left to right, so
      * the order is row-major (tn fastest); along N each group is one tile
-     * column: column-major.  This follows the header's tables and prose (and
-     * Triton's GROUP_SIZE_M = 1); NOTE tile_scheduler.h line 24 says the
-     * opposite ("row-major (along N) or column-major (along M)").  Plain
-     * column-major along M (tm fastest) is a group as wide as the grid. */
+     * column: column-major, as the header's tables and prose say (and as
+     * Triton's GROUP_SIZE_M = 1 does).  Plain column-major along M (tm
+     * fastest) is a group as wide as the grid. */
     for (int a = 0; a < NELEMS(dims); ++a)
         for (int b = 0; b < NELEMS(dims); ++b)
             for (int along = 0; along < 2; ++along) {
@@ -395,10 +395,10 @@ START_TEST(test_pick_along_n)
 }
 END_TEST
 
-Suite *tile_scheduler_suite(void)
+Suite *persistent_schedule_suite(void)
 {
-    Suite *s = suite_create("tile_scheduler");
-    TCase *ts = tcase_create("tile_scheduler");
+    Suite *s = suite_create("persistent_schedule");
+    TCase *ts = tcase_create("persistent_schedule");
     tcase_set_timeout(ts, 60);
     tcase_add_test(ts, test_sched_make);
     tcase_add_test(ts, test_sched_coords_bijection);
