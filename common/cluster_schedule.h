@@ -106,4 +106,27 @@ SCHED_FN int cluster_walk_rank(const int *keys, int n, int c)
     return r;
 }
 
+/* ---- the cluster's work unit ------------------------------------------------- */
+
+/* Work index idx (a cluster tile) as CTA `rank`'s whole-tile unit: `tile` is
+ * the cluster-tile index (what the walk and a stream-K plan count), the
+ * coordinates are rank's tile of it (cluster_sched_coords). */
+SCHED_FN work_unit cluster_unit(const cluster_sched *c, int idx, int rank, int k_tiles)
+{
+    work_unit u;
+    u.tile = idx;
+    cluster_sched_coords(c, idx, rank, &u.tile_m, &u.tile_n);
+    u.k_begin = 0;
+    u.k_end = k_tiles;
+    return u;
+}
+
+/* 1 if the unit's tile holds output; 0 for the padding tile past an odd edge,
+ * which the CTA computes (its partner needs its loads and its releases) but
+ * must not store.  The answer cluster_sched_coords returns. */
+SCHED_FN int cluster_unit_stores(const cluster_sched *c, const work_unit *u)
+{
+    return u->tile_m < c->tiles_m && u->tile_n < c->tiles_n;
+}
+
 #endif

@@ -40,7 +40,10 @@
  * columns (a BN x K panel of B).  The order whose first wave touches fewer
  * bytes of A plus B is the better one for L2; with the course's 128 x 256
  * tiles, B panels are twice as large, so the wave should span fewer tile
- * columns: usually "along N" (few columns, many rows). */
+ * columns: usually "along N" (few columns, many rows).
+ *
+ * What the kernel is handed: a work_unit (the end of this file), one tile and
+ * the k-tiles of it to compute, whichever schedule made it. */
 #ifndef COMMON_PERSISTENT_SCHEDULE_H
 #define COMMON_PERSISTENT_SCHEDULE_H
 
@@ -157,6 +160,41 @@ SCHED_FN int tile_walk_valid(const tile_sched *s, const tile_walk *w)
 SCHED_FN void tile_walk_advance(tile_walk *w, int k)
 {
     w->idx += k * w->stride;
+}
+
+/* ---- the work unit ------------------------------------------------------------
+ * What a schedule hands the kernel's roles: one output tile and the k-tiles
+ * of it to compute.  From step 06 on the GEMM kernels share one shape (the
+ * producer loads, the consumers multiply, the epilogue stores, one unit at a
+ * time) and only the schedule that makes the units changes:
+ *
+ *   steps 06-07  persistent_unit   tile idx of the raster, k-tiles [0, k_tiles)
+ *   step 08      cluster_unit      this CTA's tile of cluster tile idx, whole
+ *                                  (cluster_schedule.h)
+ *   step 09      sk_walk_unit      a stream-K piece: a k-range of a tile
+ *                                  (stream_k_schedule.h)
+ *
+ * so that the roles, written against [k_begin, k_end), need not change when
+ * the schedule does.  In steps 06-08 the range is [0, k_tiles): the k-tiles
+ * a whole tile always had.  `tile` keeps the linear work index beside the
+ * coordinates because stream-K's plan counts tiles by it: sk_tile_owner and
+ * sk_tile_last_unit (stream_k_schedule.h) take it, and say whose flags and
+ * workspace slots a tile's owner reads. */
+typedef struct {
+    int tile;             /* the linear work index (raster order); stream-K finds a tile's writers by it */
+    int tile_m, tile_n;   /* the tile's coordinates in tiles (this CTA's tile of a cluster tile) */
+    int k_begin, k_end;   /* the k-tiles [k_begin, k_end) this unit computes */
+} work_unit;
+
+/* Work index idx (in [0, num_tiles)) as a whole-tile unit of k_tiles k-tiles. */
+SCHED_FN work_unit persistent_unit(const tile_sched *s, int idx, int k_tiles)
+{
+    work_unit u;
+    u.tile = idx;
+    tile_sched_coords(s, idx, &u.tile_m, &u.tile_n);
+    u.k_begin = 0;
+    u.k_end = k_tiles;
+    return u;
 }
 
 #endif

@@ -7,7 +7,14 @@
  * Used by step 09: the host makes the plan from --mode (sk_plan_make) over
  * the cluster tiles of cluster_schedule.h, and every CTA walks it; the
  * partials travel through fixup.cuh.  Plain C shared with the CPU tests (HD;
- * tests/test_stream_k_schedule.c, which also simulates the wait graph). */
+ * tests/test_stream_k_schedule.c, which also simulates the wait graph).
+ *
+ * Two kinds of "unit".  Below, as in the stream-K paper, a unit is a WORKER
+ * (a CTA, or a cluster of them: sk_unit_begin, sk_unit_of_iter,
+ * sk_unit_tile_range take its number).  A work_unit (persistent_schedule.h)
+ * is a piece of WORK handed to a CTA: sk_walk_unit makes one from the piece
+ * a worker's walk stands on, and sk_unit_writes / sk_unit_waits ask what it
+ * ends in. */
 #ifndef COMMON_STREAM_K_SCHEDULE_H
 #define COMMON_STREAM_K_SCHEDULE_H
 
@@ -290,6 +297,37 @@ SCHED_FN void sk_unit_tile_range(const sk_plan *p, int u, int t, int *k_begin, i
     const int a = lo > t0 ? lo : t0, b = hi < t1 ? hi : t1;
     *k_begin = a - t0;
     *k_end = b > a ? b - t0 : a - t0;
+}
+
+/* ---- stream-K's work unit ---------------------------------------------------- */
+
+/* The piece the walk stands on (sk_walk_valid must hold) as CTA `rank`'s work
+ * unit on the cluster schedule c the plan was made over: `tile` is the
+ * piece's cluster-tile index (the plan's tile, which sk_tile_owner and
+ * sk_tile_last_unit take), the coordinates rank's tile of it, the k-range
+ * the piece's.  With clusters of 1 it is the CTA's own tile. */
+SCHED_FN work_unit sk_walk_unit(const sk_plan *p, const sk_walk *w, const cluster_sched *c, int rank)
+{
+    const sk_work piece = sk_walk_work(p, w);
+    work_unit u = cluster_unit(c, piece.tile, rank, p->kt);
+    u.k_begin = piece.k_begin;
+    u.k_end = piece.k_end;
+    return u;
+}
+
+/* sk_work_writes / sk_work_waits asked of a work unit: a piece that starts
+ * inside its tile ends in a partial (write); the piece holding k-tile 0 of a
+ * split tile ends in a wait for the others' partials (owner).  A whole tile
+ * does neither, so every unit of steps 06-08 and every data-parallel unit of
+ * step 09 goes straight to the epilogue. */
+SCHED_FN int sk_unit_writes(const sk_plan *p, const work_unit *u)
+{
+    (void)p;
+    return u->k_begin > 0;
+}
+SCHED_FN int sk_unit_waits(const sk_plan *p, const work_unit *u)
+{
+    return u->k_begin == 0 && u->k_end < p->kt;
 }
 
 #endif
