@@ -69,7 +69,7 @@ typedef struct {
 #define GEMM_AUTO_ITERS_MS 2.0
 #define GEMM_MIN_ITERS 20
 #define GEMM_MAX_ITERS 5000
-/* --mode of a stream-K step: which tiles are streamed (tile_scheduler.h) */
+/* --mode of a stream-K step: which tiles are streamed (stream_k_schedule.h) */
 enum { GEMM_MODE_AUTO = 0, GEMM_MODE_DP = 1, GEMM_MODE_SK = 2 };
 
 void args_defaults(const args_limits *lim, args_options *o);

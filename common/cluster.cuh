@@ -39,7 +39,7 @@
 #include <stdint.h>
 #include <cuda.h>
 
-#include "tile_scheduler.h"
+#include "persistent_schedule.h"
 
 /* ---- who am I ------------------------------------------------------------- */
 

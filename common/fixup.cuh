@@ -28,7 +28,7 @@
  *
  * Deadlock.  A spin on another CTA's flag needs that CTA to be running:
  * launch cooperatively (every CTA resident or the launch fails), and order
- * the work so that no writer waits before it writes (tile_scheduler.h,
+ * the work so that no writer waits before it writes (stream_k_schedule.h,
  * "stream-K").  DEBUG builds bound the spin and name the tile and the
  * missing partial (report_hang, debug.cuh). */
 #ifndef COMMON_FIXUP_CUH

@@ -16,7 +16,7 @@
  *        4  13 15 17 19
  *
  * The same mapping as tile_sched_coords(s, tile, ...) with s.group = group_m
- * and s.along_n = 0 (tile_scheduler.h), which steps 06-07 extend with a
+ * and s.along_n = 0 (persistent_schedule.h), which steps 06-07 extend with a
  * persistent walk and a choice of direction.
  *
  * Plain C with HD (hd.h): the kernels and the CPU tests can call the same

@@ -10,7 +10,7 @@
  * before this one exited.  This step launches min(#tiles, #SMs) CTAs and
  * lets each one loop over tiles:
  *
- *   - tile scheduler (tile_scheduler.h): CTA b takes work indices b, b+G,
+ *   - tile scheduler (persistent_schedule.h): CTA b takes work indices b, b+G,
  *     b+2G ...; each index maps to a tile in grouped raster order;
  *   - the pipeline state is never reset between tiles: the producer goes on
  *     filling the ring with the NEXT tile's k-tiles while the consumers are
@@ -36,7 +36,7 @@
  *   step 05                               step 06
  *   ------------------------------------  ---------------------------------------
  *   grid = #tiles, one tile per CTA       grid = min(#tiles, #SMs), a tile loop
- *   grouped_tile_coords(blockIdx.x, ..8)  tile_scheduler.h: walk + grouped raster,
+ *   grouped_tile_coords(blockIdx.x, ..8)  persistent_schedule.h: walk + grouped raster,
  *                                         --group, raster along M or N by shape
  *   pipeline state born and dead per CTA  carried across tiles, never reset
  *   168 registers for every warp          setmaxnreg: producer 40, consumers 232

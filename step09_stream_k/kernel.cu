@@ -8,7 +8,7 @@
  * multiple of the SM count (64 tiles on 132 SMs: 68 idle all along).
  * Stream-K (Osama et al., PPoPP 2023) deals out k-tiles: the streamed tiles'
  * (tile, k-tile) iterations, cut into one contiguous range per UNIT, equal
- * to within one k-tile (tile_scheduler.h, "stream-K").  The unit is step
+ * to within one k-tile (stream_k_schedule.h, "stream-K").  The unit is step
  * 08's cluster: both CTAs take the same k-range of tiles (m, n), (m, n+1),
  * still sharing A.  The unit holding a tile's k-tile 0 OWNS it; every other
  * unit with a piece of it (a WRITER) stores its CTAs' fp32 partials and

@@ -1,7 +1,8 @@
-/* test_cluster_schedule.c — common/tile_scheduler.h's cluster functions (step 08):
+/* test_cluster_schedule.c — common/cluster_schedule.h (steps 08-09):
  * every tile exactly once, the CTAs of a cluster on tiles that share the
  * multicast panel, the grouped raster kept in tile units, odd edges padded,
- * and the walk-start table a permutation. */
+ * the walk-start table a permutation, and the work units a cluster's walk
+ * hands its CTAs: every (tile, k-tile) pair once, padding units never stored. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <stdint.h>
@@ -9,7 +10,8 @@
 #include <string.h>
 
 #include "expect.h"
-#include "tile_scheduler.h"
+#include "cluster_schedule.h"
+#include "work_cover.h"
 
 static const int dims[] = {1, 7, 127, 128, 129, 255, 256, 257, 1000, 4096, 4100, 8192};
 static const int groups[] = {1, 2, 3, 4, 5, 8, 9, 16};
@@ -205,6 +207,115 @@ START_TEST(test_cluster_walk_rank)
 }
 END_TEST
 
+/* ---- the work units of the cluster walk --------------------------------------------
+ * What the kernels of steps 08-09 are handed: cluster_unit(c, idx, rank,
+ * k_tiles) for each cluster tile idx of a cluster's walk, one per CTA rank.
+ * Walk starts permuted as cluster_walk_table permutes them (any permutation
+ * must do), every rank's units entered into the ledger unless
+ * cluster_unit_stores says they are padding: every real (tile, k-tile) pair
+ * exactly once, the padding units exactly the odd edge's. */
+static const int unit_dims[] = {1, 127, 129, 255, 256, 257, 1000, 4100};
+static const int unit_kts[] = {1, 4};
+static unsigned char cover_buf[MAX_TILES * 4];
+
+/* The ledger's faults after a whole launch of `clusters` clusters walking
+ * from starts[]; *padding gets the units that do not store.  The controls:
+ * store_padding enters padding units too, same_rank has every CTA ask for
+ * rank 0's tile. */
+static long cluster_launch_faults(const cluster_sched *c, int clusters, int kt, const int *starts,
+                                  int store_padding, int same_rank, int *padding)
+{
+    work_cover cov;
+    EXPECT(cover_init(&cov, cover_buf, sizeof cover_buf, c->tiles_m, c->tiles_n, kt), "ledger too small");
+    *padding = 0;
+    for (int cl = 0; cl < clusters; ++cl)
+        for (tile_walk w = tile_walk_start(starts[cl], clusters); tile_walk_valid(&c->sched, &w);
+             tile_walk_advance(&w, 1))
+            for (int r = 0; r < c->size; ++r) {
+                const work_unit u = cluster_unit(c, w.idx, same_rank ? 0 : r, kt);
+                if (cluster_unit_stores(c, &u) || store_padding) cover_add(&cov, &u);
+                if (!cluster_unit_stores(c, &u)) ++*padding;
+            }
+    return cover_faults(&cov, NULL);
+}
+
+START_TEST(test_cluster_units_cover_once)
+{
+    int starts[MAX_TILES], keys[MAX_TILES];
+    uint64_t x = 777;
+    int combos = 0;
+    for (int a = 0; a < NELEMS(unit_dims); ++a)
+    for (int b = 0; b < NELEMS(unit_dims); ++b)
+    for (int size = 1; size <= 2; ++size)
+    for (int along = 0; along < 2; ++along)
+    for (int ki = 0; ki < NELEMS(unit_kts); ++ki) {
+        const int M = unit_dims[a], N = unit_dims[b], kt = unit_kts[ki];
+        const cluster_sched c = cluster_sched_make(M, N, 128, 128, size, along, 8, 66);
+        const int counts[] = {1, 7, 66, c.sched.num_tiles + 1};
+        for (int ci = 0; ci < NELEMS(counts); ++ci) {
+            const int clusters = counts[ci];
+            for (int i = 0; i < clusters; ++i) {
+                x = x * 6364136223846793005ull + 1442695040888963407ull;
+                keys[i] = (int)((x >> 33) % 1000u);
+            }
+            for (int i = 0; i < clusters; ++i) starts[i] = cluster_walk_rank(keys, clusters, i);
+            /* field by field: the cluster tile, rank's tile of it, the whole k-range,
+             * stores exactly when cluster_sched_coords says the tile is real */
+            int padding = 0;
+            for (int idx = 0; idx < c.sched.num_tiles; ++idx)
+                for (int r = 0; r < size; ++r) {
+                    int tm, tn;
+                    const int real = cluster_sched_coords(&c, idx, r, &tm, &tn);
+                    const work_unit u = cluster_unit(&c, idx, r, kt);
+                    const int stores = cluster_unit_stores(&c, &u);
+                    EXPECT(u.tile == idx && u.tile_m == tm && u.tile_n == tn && u.k_begin == 0 && u.k_end == kt,
+                           "%dx%d size %d along %d: rank %d's unit of cluster tile %d is {%d, (%d, %d), [%d, %d)}",
+                           M, N, size, along, r, idx, u.tile, u.tile_m, u.tile_n, u.k_begin, u.k_end);
+                    EXPECT(stores == real, "%dx%d size %d along %d: rank %d of %d: stores %d, coords say %d", M,
+                           N, size, along, r, idx, stores, real);
+                    EXPECT(stores || (r == 1 && (along ? tn == c.tiles_n : tm == c.tiles_m)),
+                           "%dx%d size %d along %d: rank %d of %d at (%d, %d) does not store", M, N, size,
+                           along, r, idx, tm, tn);
+                    padding += !stores;
+                }
+            int walked_padding;
+            const long bad = cluster_launch_faults(&c, clusters, kt, starts, 0, 0, &walked_padding);
+            EXPECT(bad == 0, "%dx%d size %d along %d, %d k-tiles, %d clusters: %ld faults", M, N, size,
+                   along, kt, clusters, bad);
+            const int expect_pad = size == 2 ? (along ? (c.tiles_n % 2) * c.tiles_m : (c.tiles_m % 2) * c.tiles_n) : 0;
+            EXPECT(padding == expect_pad && walked_padding == expect_pad,
+                   "%dx%d size %d along %d, %d clusters: %d padding units (%d walked), expected %d", M, N,
+                   size, along, clusters, padding, walked_padding, expect_pad);
+            ++combos;
+        }
+    }
+    ck_assert_int_eq(combos, NELEMS(unit_dims) * NELEMS(unit_dims) * 2 * 2 * NELEMS(unit_kts) * 4);
+}
+END_TEST
+
+/* The ledger notices a broken cluster walk: padding units stored (each adds
+ * kt k-tiles outside the matrix) and both CTAs of a cluster on rank 0's tile
+ * (rank 1's tiles never computed, rank 0's twice). */
+START_TEST(test_cluster_units_control)
+{
+    int starts[66];
+    for (int i = 0; i < 66; ++i) starts[i] = i;
+    const int kt = 4;
+    /* 1000 x 1000: 8 x 8 tiles; 1000 x 1100 has 9 tile columns: 8 padding
+     * tiles for clusters along N */
+    const cluster_sched c = cluster_sched_make(1000, 1100, 128, 128, 2, 1, 8, 66);
+    ck_assert_int_eq(c.tiles_n, 9);
+    int pad;
+    ck_assert_int_eq(cluster_launch_faults(&c, 66, kt, starts, 0, 0, &pad), 0);
+    ck_assert_int_eq(pad, 8);
+    ck_assert_int_eq(cluster_launch_faults(&c, 66, kt, starts, 1, 0, &pad), 8 * kt);
+    /* rank 1 asking for rank 0's tile: of 8 x 9 tiles, the 8 x 5 that rank 0
+     * holds are computed twice and the 8 x 4 of rank 1 never */
+    ck_assert_int_eq(cluster_launch_faults(&c, 66, kt, starts, 0, 1, &pad), 8 * 9 * kt);
+    ck_assert_int_eq(pad, 0);
+}
+END_TEST
+
 Suite *cluster_schedule_suite(void)
 {
     Suite *s = suite_create("cluster_schedule");
@@ -216,6 +327,8 @@ Suite *cluster_schedule_suite(void)
     tcase_add_test(t, test_cluster_odd_edges);
     tcase_add_test(t, test_cluster_walk_covers_once);
     tcase_add_test(t, test_cluster_walk_rank);
+    tcase_add_test(t, test_cluster_units_cover_once);
+    tcase_add_test(t, test_cluster_units_control);
     suite_add_tcase(s, t);
     return s;
 }

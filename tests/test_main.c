@@ -18,7 +18,7 @@ Suite *args_suite(void);
 Suite *csv_suite(void);
 Suite *tma_suite(void);
 Suite *wgmma_desc_suite(void);
-Suite *tile_scheduler_suite(void);
+Suite *persistent_schedule_suite(void);
 Suite *cluster_schedule_suite(void);
 Suite *epilogue_swizzle_suite(void);
 Suite *smem_layout_suite(void);
@@ -39,7 +39,7 @@ int main(void)
     srunner_add_suite(sr, rotation_suite());
     srunner_add_suite(sr, tma_suite());
     srunner_add_suite(sr, wgmma_desc_suite());
-    srunner_add_suite(sr, tile_scheduler_suite());
+    srunner_add_suite(sr, persistent_schedule_suite());
     srunner_add_suite(sr, cluster_schedule_suite());
     srunner_add_suite(sr, epilogue_swizzle_suite());
     srunner_add_suite(sr, smem_layout_suite());

@@ -1,5 +1,6 @@
-/* test_stream_k_schedule.c — the stream-K schedule of common/tile_scheduler.h
- * (step 09): coverage, balance, the split model, and the fixup's wait graph.
+/* test_stream_k_schedule.c — common/stream_k_schedule.h
+ * (step 09): coverage, balance, the split model, the fixup's wait graph, and
+ * the work units a CTA is handed (sk_walk_unit, sk_unit_writes / _waits).
  *
  * The wait-graph tests simulate a schedule as events in time: every piece of
  * work takes as long as its k-tiles; a writer's flag rises when its piece
@@ -18,7 +19,8 @@
 #include <string.h>
 
 #include "expect.h"
-#include "tile_scheduler.h"
+#include "stream_k_schedule.h"
+#include "work_cover.h"
 
 #define MAX_UNITS 264
 #define MAX_ITEMS 4096
@@ -477,6 +479,133 @@ START_TEST(test_cluster_units)
 }
 END_TEST
 
+/* ---- the work units of a stream-K walk (what step 09's CTAs are handed) ---------
+ * CTA r of unit u turns each piece of sk_walk_start(p, u) into a work unit
+ * with sk_walk_unit(p, w, c, r).  Checked through the unit API alone, for
+ * clusters of 1, of 2 along N (step 09) and of 2 along M, in all three modes:
+ * the unit is the piece on rank r's tile; it stores exactly when its tile is
+ * real; its roles (sk_unit_writes / sk_unit_waits) are the piece's; a writer's
+ * unit is its walk's first, an owner's its last streamed one, and the first
+ * units of the writers it waits for are the SAME output tile (rank r's) with
+ * the k-ranges that follow its own up to KT; and the ledger holds every real
+ * (tile, k-tile) pair exactly once. */
+static const int unit_cfgs[][2] = {{1, 0}, {2, 1}, {2, 0}};   /* CTAs per cluster, along N */
+static unsigned char unit_cover[1 << 22];
+
+/* The ledger after every CTA of units [0, units) walks the plan (the
+ * control passes fewer units than the plan has). */
+static long sk_launch_faults(const sk_plan *p, const cluster_sched *cs, int units)
+{
+    work_cover cov;
+    EXPECT(cover_init(&cov, unit_cover, sizeof unit_cover, cs->tiles_m, cs->tiles_n, p->kt), "ledger too small");
+    for (int u = 0; u < units; ++u)
+        for (int r = 0; r < cs->size; ++r)
+            for (sk_walk w = sk_walk_start(p, u); sk_walk_valid(p, &w); sk_walk_next(p, &w)) {
+                const work_unit wu = sk_walk_unit(p, &w, cs, r);
+                if (cluster_unit_stores(cs, &wu)) cover_add(&cov, &wu);
+            }
+    return cover_faults(&cov, NULL);
+}
+
+START_TEST(test_units_cover_and_roles)
+{
+    int combos = 0, owners = 0, writers = 0, padding = 0;
+    for (int sh = 0; sh < NELEMS(cl_shapes); ++sh)
+    for (int cf = 0; cf < NELEMS(unit_cfgs); ++cf)
+    for (int ki = 0; ki < NELEMS(cl_kts); ++ki)
+    for (int ui = 0; ui < NELEMS(cl_units); ++ui)
+    for (int mode = 0; mode < 3; ++mode) {
+        const int M = cl_shapes[sh][0], N = cl_shapes[sh][1], KT = cl_kts[ki], U = cl_units[ui];
+        const int size = unit_cfgs[cf][0], along = unit_cfgs[cf][1];
+        const cluster_sched cs = cluster_sched_make(M, N, 128, 128, size, along, 8, U);
+        const sk_plan p = sk_plan_make(cs.sched.num_tiles, KT, U, mode);
+        for (int u = 0; u < p.units; ++u)
+            for (int r = 0; r < size; ++r) {
+                int last_sk = -1, n = 0;
+                for (sk_walk w = sk_walk_start(&p, u); sk_walk_valid(&p, &w); sk_walk_next(&p, &w), ++n)
+                    if (sk_walk_unit(&p, &w, &cs, r).tile < p.sk_tiles) last_sk = n;
+                int i = 0;
+                for (sk_walk w = sk_walk_start(&p, u); sk_walk_valid(&p, &w); sk_walk_next(&p, &w), ++i) {
+                    const sk_work piece = sk_walk_work(&p, &w);
+                    const work_unit wu = sk_walk_unit(&p, &w, &cs, r);
+                    int tm, tn;
+                    const int real = cluster_sched_coords(&cs, piece.tile, r, &tm, &tn);
+                    EXPECT(wu.tile == piece.tile && wu.tile_m == tm && wu.tile_n == tn &&
+                           wu.k_begin == piece.k_begin && wu.k_end == piece.k_end,
+                           "%dx%d size %d along %d KT %d U %d mode %d unit %d rank %d piece %d: unit {%d, (%d, "
+                           "%d), [%d, %d)}, piece tile %d [%d, %d) at (%d, %d)", M, N, size, along, KT, U, mode,
+                           u, r, i, wu.tile, wu.tile_m, wu.tile_n, wu.k_begin, wu.k_end, piece.tile,
+                           piece.k_begin, piece.k_end, tm, tn);
+                    EXPECT(cluster_unit_stores(&cs, &wu) == real, "unit %d rank %d piece %d: stores %d, real %d",
+                           u, r, i, cluster_unit_stores(&cs, &wu), real);
+                    if (!real) {
+                        EXPECT(r == 1 && (along ? tn == cs.tiles_n : tm == cs.tiles_m),
+                               "%dx%d size %d along %d: padding unit at (%d, %d)", M, N, size, along, tm, tn);
+                        ++padding;
+                    }
+                    const int writes = sk_unit_writes(&p, &wu), waits = sk_unit_waits(&p, &wu);
+                    EXPECT(writes == sk_work_writes(&p, &piece) && waits == sk_work_waits(&p, &piece),
+                           "unit %d piece %d: unit roles (%d, %d), piece roles (%d, %d)", u, i, writes, waits,
+                           sk_work_writes(&p, &piece), sk_work_waits(&p, &piece));
+                    EXPECT(!(writes && waits), "a unit both writes and waits");
+                    EXPECT(!writes || i == 0, "unit %d rank %d: writer unit %d is not its first", u, r, i);
+                    EXPECT(!waits || i == last_sk, "unit %d rank %d: waiting unit %d is not its last streamed "
+                           "one (%d)", u, r, i, last_sk);
+                    EXPECT(!(writes || waits) || wu.tile < p.sk_tiles, "a data-parallel tile is split");
+                    EXPECT(mode != SK_MODE_DP || (wu.k_begin == 0 && wu.k_end == KT), "dp: a partial unit");
+                    writers += writes;
+                    if (!waits) continue;
+                    ++owners;
+                    EXPECT(sk_tile_owner(&p, wu.tile) == u, "tile %d: owner %d, not %d", wu.tile,
+                           sk_tile_owner(&p, wu.tile), u);
+                    int k = wu.k_end;
+                    for (int v = u + 1; v <= sk_tile_last_unit(&p, wu.tile); ++v) {
+                        const sk_walk wv = sk_walk_start(&p, v);
+                        EXPECT(sk_walk_valid(&p, &wv), "tile %d: writer %d has no work", wu.tile, v);
+                        const work_unit f = sk_walk_unit(&p, &wv, &cs, r);
+                        EXPECT(f.tile == wu.tile && f.tile_m == wu.tile_m && f.tile_n == wu.tile_n &&
+                               f.k_begin == k && f.k_end > k && sk_unit_writes(&p, &f),
+                               "owner %d rank %d of tile %d (%d, %d) from k %d: writer %d's first unit is "
+                               "{%d, (%d, %d), [%d, %d)}", u, r, wu.tile, wu.tile_m, wu.tile_n, k, v, f.tile,
+                               f.tile_m, f.tile_n, f.k_begin, f.k_end);
+                        k = f.k_end;
+                    }
+                    EXPECT(k == KT, "tile %d: the partials end at k-tile %d of %d", wu.tile, k, KT);
+                }
+            }
+        const long bad = sk_launch_faults(&p, &cs, p.units);
+        EXPECT(bad == 0, "%dx%d size %d along %d KT %d U %d mode %d: %ld faults", M, N, size, along, KT, U,
+               mode, bad);
+        ++combos;
+    }
+    ck_assert_int_eq(combos, NELEMS(cl_shapes) * NELEMS(unit_cfgs) * NELEMS(cl_kts) * NELEMS(cl_units) * 3);
+    /* the roles were exercised, not only whole tiles, and odd edges padded */
+    ck_assert_int_gt(owners, 0);
+    ck_assert_int_gt(writers, owners);
+    ck_assert_int_gt(padding, 0);
+}
+END_TEST
+
+/* The ledger notices a launch short of one unit: exactly that unit's real
+ * k-tiles go missing (a writer's share of a split tile among them). */
+START_TEST(test_units_control)
+{
+    const cluster_sched cs = cluster_sched_make(1024, 1024, 128, 128, 2, 1, 8, 66);
+    const sk_plan p = sk_plan_make(cs.sched.num_tiles, 224, 66, SK_MODE_SK);
+    ck_assert_int_eq(sk_launch_faults(&p, &cs, p.units), 0);
+    long missing = 0;
+    int splits = 0;
+    for (int r = 0; r < 2; ++r)
+        for (sk_walk w = sk_walk_start(&p, p.units - 1); sk_walk_valid(&p, &w); sk_walk_next(&p, &w)) {
+            const work_unit wu = sk_walk_unit(&p, &w, &cs, r);
+            missing += cluster_unit_stores(&cs, &wu) ? wu.k_end - wu.k_begin : 0;
+            splits += sk_unit_writes(&p, &wu);
+        }
+    ck_assert_int_gt(splits, 0);
+    ck_assert_int_eq(sk_launch_faults(&p, &cs, p.units - 1), missing);
+}
+END_TEST
+
 Suite *stream_k_schedule_suite(void)
 {
     Suite *s = suite_create("stream_k_schedule");
@@ -489,6 +618,8 @@ Suite *stream_k_schedule_suite(void)
     tcase_add_test(tc, test_no_cycle_no_chain);
     tcase_add_test(tc, test_control_chain_detected);
     tcase_add_test(tc, test_cluster_units);
+    tcase_add_test(tc, test_units_cover_and_roles);
+    tcase_add_test(tc, test_units_control);
     suite_add_tcase(s, tc);
     return s;
 }

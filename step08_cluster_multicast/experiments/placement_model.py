@@ -24,7 +24,7 @@ import sys
 
 
 def tile_coords(tiles_m, tiles_n, group, along_n, idx):
-    """common/tile_scheduler.h tile_sched_coords, transcribed."""
+    """common/persistent_schedule.h tile_sched_coords, transcribed."""
     slow_tiles = tiles_m if along_n else tiles_n
     group_tiles = tiles_n if along_n else tiles_m
     per_group = group * slow_tiles

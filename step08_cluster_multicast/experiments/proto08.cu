@@ -65,7 +65,7 @@
 #include "epilogue.cuh"
 #include "regs.cuh"
 #include "str.h"
-#include "tile_scheduler.h"
+#include "persistent_schedule.h"
 #include "tma.h"
 #include "tma.cuh"
 #include "wgmma.cuh"

@@ -1,11 +1,13 @@
-/* test_tile_scheduler.c — common/tile_scheduler.h: raster order, persistent walk, wave footprint, smem stages. */
+/* test_persistent_schedule.c — common/persistent_schedule.h: raster order, persistent walk, wave
+ * footprint, and the work units the walk hands out. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "expect.h"
-#include "tile_scheduler.h"
+#include "persistent_schedule.h"
+#include "work_cover.h"
 
 static const int dims[] = {1, 7, 127, 128, 129, 1000, 4096, 4100, 8192};
 static const struct { int m, n; } tiles[] = {{128, 256}, {128, 128}, {128, 192}};
@@ -133,10 +135,9 @@ START_TEST(test_sched_group1_orders)
 {
     /* Group 1 along M: each group is ONE tile row, walked left to right, so
      * the order is row-major (tn fastest); along N each group is one tile
-     * column: column-major.  This follows the header's tables and prose (and
-     * Triton's GROUP_SIZE_M = 1); NOTE tile_scheduler.h line 24 says the
-     * opposite ("row-major (along N) or column-major (along M)").  Plain
-     * column-major along M (tm fastest) is a group as wide as the grid. */
+     * column: column-major, as the header's tables and prose say (and as
+     * Triton's GROUP_SIZE_M = 1 does).  Plain column-major along M (tm
+     * fastest) is a group as wide as the grid. */
     for (int a = 0; a < NELEMS(dims); ++a)
         for (int b = 0; b < NELEMS(dims); ++b)
             for (int along = 0; along < 2; ++along) {
@@ -395,10 +396,146 @@ START_TEST(test_pick_along_n)
 }
 END_TEST
 
-Suite *tile_scheduler_suite(void)
+/* ---- the work units of the walk ---------------------------------------------
+ * What the kernels are handed: persistent_unit(s, idx, k_tiles) for each index
+ * of a CTA's walk (step 06), or of a warpgroup's half of it (step 07).  Real
+ * shapes in 128 x 256 tiles, 1 to 64 k-tiles, every grid size of the walk
+ * tests: every (tile, k-tile) pair of the matrix exactly once. */
+static const int unit_shapes[][2] = {{1, 8}, {127, 129}, {300, 4100}, {1000, 1000}, {4096, 4096}, {4100, 8192}};
+static const int unit_kts[] = {1, 3, 64};
+static const int unit_groups[] = {1, 8};
+static unsigned char cover_buf[MAX_TILES * 64];
+
+/* The unit of index idx, field by field against the raster. */
+static void expect_unit(const tile_sched *s, const work_unit *u, int idx, int kt)
 {
-    Suite *s = suite_create("tile_scheduler");
-    TCase *ts = tcase_create("tile_scheduler");
+    int tm, tn;
+    tile_sched_coords(s, idx, &tm, &tn);
+    EXPECT(u->tile == idx && u->tile_m == tm && u->tile_n == tn && u->k_begin == 0 && u->k_end == kt,
+           "grid %dx%d group %d along_n %d: unit of idx %d is {%d, (%d, %d), [%d, %d)}, expected "
+           "{%d, (%d, %d), [0, %d)}", s->tiles_m, s->tiles_n, s->group, s->along_n, idx, u->tile, u->tile_m,
+           u->tile_n, u->k_begin, u->k_end, idx, tm, tn, kt);
+}
+
+START_TEST(test_units_cover_each_pair_once)
+{
+    int combos = 0;
+    for (int sh = 0; sh < NELEMS(unit_shapes); ++sh)
+    for (int g = 0; g < NELEMS(unit_groups); ++g)
+    for (int along = 0; along < 2; ++along)
+    for (int ki = 0; ki < NELEMS(unit_kts); ++ki) {
+        const int M = unit_shapes[sh][0], N = unit_shapes[sh][1], kt = unit_kts[ki];
+        const tile_sched s = tile_sched_make(M, N, 128, 256, unit_groups[g], along);
+        int gs[16];
+        const int ng = walk_grid_sizes(s.num_tiles, gs);
+        for (int j = 0; j < ng; ++j) {
+            const int G = gs[j];
+            work_cover c;
+            EXPECT(cover_init(&c, cover_buf, sizeof cover_buf, s.tiles_m, s.tiles_n, kt), "ledger too small");
+            for (int b = 0; b < G; ++b)
+                for (tile_walk w = tile_walk_start(b, G); tile_walk_valid(&s, &w); tile_walk_advance(&w, 1)) {
+                    const work_unit u = persistent_unit(&s, w.idx, kt);
+                    expect_unit(&s, &u, w.idx, kt);
+                    cover_add(&c, &u);
+                }
+            long first;
+            const long bad = cover_faults(&c, &first);
+            EXPECT(bad == 0, "%dx%d group %d along_n %d, %d k-tiles, grid %d: %ld faults, the first at "
+                   "tile (%ld, %ld) k-tile %ld", M, N, unit_groups[g], along, kt, G, bad,
+                   first / kt / s.tiles_n, first / kt % s.tiles_n, first % kt);
+            ++combos;
+        }
+    }
+    ck_assert_int_eq(combos, NELEMS(unit_shapes) * NELEMS(unit_groups) * 2 * NELEMS(unit_kts) * 10);
+}
+END_TEST
+
+/* Step 07: the CTA's units, dealt alternately to its two consumer warpgroups
+ * (warpgroup c starts c turns ahead, then skips its partner's turn). */
+START_TEST(test_units_two_warpgroups)
+{
+    static work_unit cta[MAX_TILES];
+    for (int sh = 0; sh < NELEMS(unit_shapes); ++sh)
+    for (int along = 0; along < 2; ++along)
+    for (int ki = 0; ki < NELEMS(unit_kts); ++ki) {
+        const int M = unit_shapes[sh][0], N = unit_shapes[sh][1], kt = unit_kts[ki];
+        const tile_sched s = tile_sched_make(M, N, 128, 256, 8, along);
+        int gs[16];
+        const int ng = walk_grid_sizes(s.num_tiles, gs);
+        for (int j = 0; j < ng; ++j) {
+            const int G = gs[j];
+            work_cover c;
+            EXPECT(cover_init(&c, cover_buf, sizeof cover_buf, s.tiles_m, s.tiles_n, kt), "ledger too small");
+            for (int b = 0; b < G; ++b) {
+                int n = 0;
+                for (tile_walk w = tile_walk_start(b, G); tile_walk_valid(&s, &w); tile_walk_advance(&w, 1))
+                    cta[n++] = persistent_unit(&s, w.idx, kt);
+                int nw[2] = {0, 0};
+                for (int wg = 0; wg < 2; ++wg) {
+                    tile_walk w = tile_walk_start(b, G);
+                    tile_walk_advance(&w, wg);
+                    for (; tile_walk_valid(&s, &w); tile_walk_advance(&w, 2)) {
+                        const work_unit u = persistent_unit(&s, w.idx, kt);
+                        const int turn = 2 * nw[wg] + wg;   /* its place in the CTA's walk */
+                        EXPECT(turn < n && memcmp(&u, &cta[turn], sizeof u) == 0,
+                               "%dx%d grid %d CTA %d: WG%d's unit %d (tile %d) is not the CTA's unit %d",
+                               M, N, G, b, wg, nw[wg], u.tile, turn);
+                        ++nw[wg];
+                        cover_add(&c, &u);
+                    }
+                }
+                EXPECT(nw[0] == (n + 1) / 2 && nw[1] == n / 2, "%dx%d grid %d CTA %d: %d units split %d / %d",
+                       M, N, G, b, n, nw[0], nw[1]);
+            }
+            const long bad = cover_faults(&c, NULL);
+            EXPECT(bad == 0, "%dx%d along_n %d, %d k-tiles, grid %d: the warpgroups' units have %ld faults",
+                   M, N, along, kt, G, bad);
+        }
+    }
+}
+END_TEST
+
+/* The ledger notices a broken walk, by the exact number of pairs it breaks:
+ * a grid that forgets its last CTA, warpgroups that both start at turn 0
+ * (step 07 without tile_walk_advance(&w, 1)), and a k-range one too long. */
+START_TEST(test_units_cover_control)
+{
+    const int kt = 3;
+    const tile_sched s = tile_sched_make(4096, 4096, 128, 256, 8, 1);   /* 512 tiles */
+    const int G = 132;
+    work_cover c;
+    ck_assert(cover_init(&c, cover_buf, sizeof cover_buf, s.tiles_m, s.tiles_n, kt));
+    for (int b = 0; b < G - 1; ++b)
+        for (tile_walk w = tile_walk_start(b, G); tile_walk_valid(&s, &w); tile_walk_advance(&w, 1)) {
+            const work_unit u = persistent_unit(&s, w.idx, kt);
+            cover_add(&c, &u);
+        }
+    ck_assert_int_eq(cover_faults(&c, NULL), 3 * kt);   /* 512 = 3 x 132 + 116: CTA 131 has 3 tiles */
+    /* both warpgroups at turn 0: even turns twice, odd turns never */
+    ck_assert(cover_init(&c, cover_buf, sizeof cover_buf, s.tiles_m, s.tiles_n, kt));
+    for (int b = 0; b < G; ++b)
+        for (int wg = 0; wg < 2; ++wg)
+            for (tile_walk w = tile_walk_start(b, G); tile_walk_valid(&s, &w); tile_walk_advance(&w, 2)) {
+                const work_unit u = persistent_unit(&s, w.idx, kt);
+                cover_add(&c, &u);
+            }
+    ck_assert_int_eq(cover_faults(&c, NULL), (long)s.num_tiles * kt);
+    /* every unit one k-tile too long: each adds one k-tile outside [0, kt) */
+    ck_assert(cover_init(&c, cover_buf, sizeof cover_buf, s.tiles_m, s.tiles_n, kt));
+    for (int idx = 0; idx < s.num_tiles; ++idx) {
+        work_unit u = persistent_unit(&s, idx, kt);
+        ++u.k_end;
+        cover_add(&c, &u);
+    }
+    ck_assert_int_eq(c.outside, s.num_tiles);
+    ck_assert_int_eq(cover_faults(&c, NULL), s.num_tiles);
+}
+END_TEST
+
+Suite *persistent_schedule_suite(void)
+{
+    Suite *s = suite_create("persistent_schedule");
+    TCase *ts = tcase_create("persistent_schedule");
     tcase_set_timeout(ts, 60);
     tcase_add_test(ts, test_sched_make);
     tcase_add_test(ts, test_sched_coords_bijection);
@@ -409,6 +546,9 @@ Suite *tile_scheduler_suite(void)
     tcase_add_test(ts, test_wave_footprint_brute_force);
     tcase_add_test(ts, test_wave_footprint_hand);
     tcase_add_test(ts, test_pick_along_n);
+    tcase_add_test(ts, test_units_cover_each_pair_once);
+    tcase_add_test(ts, test_units_two_warpgroups);
+    tcase_add_test(ts, test_units_cover_control);
     suite_add_tcase(s, ts);
     return s;
 }
