@@ -128,29 +128,15 @@ static void tma_encode_or_exit(CUtensorMap *map, const tma_2d_desc *d, const cha
     exit(rc == TMA_ERR_DRIVER ? EXIT_NO_DEVICE : EXIT_BAD_ARGS);
 }
 
-/* Refuse a --stages the device cannot hold: exit 2 when a smaller ring would
- * fit, 3 when not even the smallest does. */
-static void gemm_launch_require_stages(const gemm_launch_desc *l, const gemm_operands *op, int fit)
-{
-    if (op->stages <= fit) return;
-    if (fit >= l->min_stages) {
-        fprintf(stderr, "--stages: %d stages need %u bytes of shared memory; this device allows %d "
-                "per block: use --stages %d or fewer\n", op->stages,
-                smem_layout_of(l->smem, op->stages).total, op->smem_optin, fit);
-        exit(EXIT_BAD_ARGS);
-    }
-    fprintf(stderr, "step%s: this device allows %d bytes of shared memory per block; the smallest "
-            "ring (%d stages) needs %u\n", l->step, op->smem_optin, l->min_stages,
-            smem_layout_of(l->smem, l->min_stages).total);
-    exit(EXIT_NO_DEVICE);
-}
-
-/* Once per process: the stage check and the dynamic-smem opt-in (above
- * 48 KiB a kernel must opt in), for the largest ring this device holds. */
+/* Once per process: the stage check (gemm.cuh's gemm_require_stages, with
+ * this layout's sizes) and the dynamic-smem opt-in (above 48 KiB a kernel
+ * must opt in), for the largest ring this device holds. */
 static void gemm_launch_setup(const gemm_launch_desc *l, const gemm_operands *op)
 {
     const int fit = gemm_stages_that_fit(l, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
-    gemm_launch_require_stages(l, op, fit);
+    gemm_require_stages(l->step, op->stages, op->smem_optin, l->min_stages, fit,
+                        smem_layout_of(l->smem, op->stages).total,
+                        smem_layout_of(l->smem, l->min_stages).total);
     const int bytes = (int)smem_layout_of(l->smem, fit).total;
     CUDA_CHECK(cudaFuncSetAttribute(l->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
     CUDA_CHECK(cudaFuncSetAttribute(l->kernel_traced, cudaFuncAttributeMaxDynamicSharedMemorySize,
