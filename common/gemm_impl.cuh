@@ -190,8 +190,8 @@ static double gemm_host_check(const __nv_bfloat16 *ha, const __nv_bfloat16 *hb,
 }
 
 /* ---- gemm_main, phase by phase ---------------------------------------------
- * allocate (gemm_alloc: sizes and rotation sets, inputs, plans, workspace),
- * check (correctness on set 0), time (interleaved with cuBLAS), report (the
+ * open (flags, device), allocate (gemm_alloc: sizes and rotation sets,
+ * inputs, plans, workspace), check (correctness on set 0), time (interleaved with cuBLAS), report (the
  * summary line), trace (one traced launch), record (the CSV row), release.
  * The phases run in that order and hand each other one gemm_run.  A phase
  * that refuses or fails returns its exit code and gemm_main returns it at
@@ -230,6 +230,8 @@ static int gemm_open(gemm_run *r, int argc, char **argv, const gemm_step *step)
     return device_setup(r->o.device, step->need, &r->di);
 }
 
+/* Sizes, and how many input sets the device's free memory holds; a shape
+ * whose one set does not fit is refused here, before anything is allocated. */
 static int gemm_alloc_plan(gemm_run *r)
 {
     const int M = r->o.m, N = r->o.n, K = r->o.k;

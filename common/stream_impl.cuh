@@ -79,11 +79,12 @@ static int stream_check(const float *hx, const float *hy, int64_t n, int work, i
 }
 
 /* ---- stream_main, phase by phase --------------------------------------------
- * allocate (x, y and the copy's target), check, time (interleaved with a D2D
- * copy), report (the summary line), trace, record (the CSV row), release, in
- * that order, handing each other one stream_run.  A phase that refuses or
- * fails returns its exit code and stream_main returns it at once: the
- * process ends, and with it everything still allocated. */
+ * open (flags, device), allocate (x, y and the copy's target), check, time
+ * (interleaved with a D2D copy), report (the summary line), trace, record
+ * (the CSV row), release, in that order, handing each other one stream_run.
+ * A phase that refuses or fails returns its exit code and stream_main
+ * returns it at once: the process ends, and with it everything still
+ * allocated. */
 typedef struct {
     const stream_step *step;
     args_options o;
