@@ -91,34 +91,248 @@ int args_check_gemm_shape(int64_t m, int64_t n, int64_t k, int exact, char *msg,
     return ARGS_OK;
 }
 
+/* ---- the flags, one parser per family ---------------------------------------
+ * Each parser reads one flag's value (a, getopt's optarg; NULL for a flag
+ * without one) into o and returns ARGS_OK, or ARGS_BAD with msg naming the
+ * flag and the rule.  args_parse has already checked that the flag belongs
+ * to the step's workload, so a parser only checks its value. */
+typedef int (*flag_parser)(int flag, const char *a, const args_limits *lim, args_options *o,
+                           char *msg, size_t len);
+
+/* --n-elems, --work: the streaming workload's size and work per element. */
+static int parse_stream_flag(int flag, const char *a, const args_limits *lim, args_options *o,
+                             char *msg, size_t len)
+{
+    int64_t v = 0;
+    (void)lim;
+    if (flag == OPT_N_ELEMS)
+        return parse_i64("--n-elems", a, 1, (int64_t)1 << 34, &o->n_elems, msg, len);
+    const int rc = parse_i64("--work", a, 0, STREAM_MAX_WORK, &v, msg, len);
+    o->work = (int)v;
+    return rc;
+}
+
+/* --m, --n, --k: each in 1 .. INT_MAX (read as a wide integer first, so that
+ * a value beyond int is refused with that range, not wrapped); the rules
+ * between them come after the last flag (args_check_gemm_shape). */
+static int parse_shape_flag(int flag, const char *a, const args_limits *lim, args_options *o,
+                            char *msg, size_t len)
+{
+    int64_t v = 0;
+    (void)lim;
+    const char *f = flag == OPT_M ? "--m" : flag == OPT_N ? "--n" : "--k";
+    int rc = parse_i64(f, a, INT64_MIN / 2, INT64_MAX / 2, &v, msg, len);
+    if (rc == ARGS_OK && (v < 1 || v > INT_MAX)) {
+        snprintf(msg, len, "%s: %s is out of range; it must be between 1 and %d", f, a, INT_MAX);
+        rc = ARGS_BAD;
+    }
+    if (flag == OPT_M) o->m = (int)v;
+    if (flag == OPT_N) o->n = (int)v;
+    if (flag == OPT_K) o->k = (int)v;
+    return rc;
+}
+
+/* --group: only a step with a tile scheduler has one to set. */
+static int parse_group(int flag, const char *a, const args_limits *lim, args_options *o, char *msg,
+                       size_t len)
+{
+    int64_t v = 0;
+    (void)flag;
+    if (!lim->has_group) {
+        snprintf(msg, len, "--group: this step has no tile scheduler (its raster order is "
+                 "compiled in); --group is a flag of steps 06 and 07");
+        return ARGS_BAD;
+    }
+    const int rc = parse_i64("--group", a, 1, GEMM_MAX_GROUP, &v, msg, len);
+    o->group = (int)v;
+    return rc;
+}
+
+/* --mode: only a step with a stream-K schedule has one to choose. */
+static int parse_mode(int flag, const char *a, const args_limits *lim, args_options *o, char *msg,
+                      size_t len)
+{
+    (void)flag;
+    if (!lim->has_mode) {
+        snprintf(msg, len, "--mode: this step has no stream-K schedule; --mode is a flag of step 09");
+        return ARGS_BAD;
+    }
+    if (strcmp(a, "auto") == 0) o->mode = GEMM_MODE_AUTO;
+    else if (strcmp(a, "dp") == 0) o->mode = GEMM_MODE_DP;
+    else if (strcmp(a, "sk") == 0) o->mode = GEMM_MODE_SK;
+    else {
+        snprintf(msg, len, "--mode: must be dp, sk or auto (got '%s')", a);
+        return ARGS_BAD;
+    }
+    return ARGS_OK;
+}
+
+/* --exact, --ref-vs-ref, --no-check: switches, no value. */
+static int parse_switch(int flag, const char *a, const args_limits *lim, args_options *o, char *msg,
+                        size_t len)
+{
+    (void)a; (void)lim; (void)msg; (void)len;
+    if (flag == OPT_EXACT) o->exact = 1;
+    else if (flag == OPT_REF_VS_REF) o->ref_vs_ref = 1;
+    else o->no_check = 1;
+    return ARGS_OK;
+}
+
+/* --stages: the step's own range (a one-slot step says it has exactly one). */
+static int parse_stages(int flag, const char *a, const args_limits *lim, args_options *o, char *msg,
+                        size_t len)
+{
+    int64_t v = 0;
+    (void)flag;
+    int rc = parse_i64("--stages", a, INT_MIN, INT_MAX, &v, msg, len);
+    if (rc == ARGS_OK && (v < lim->min_stages || v > lim->max_stages)) {
+        if (lim->min_stages == lim->max_stages)
+            snprintf(msg, len, "--stages: this step has exactly %d slot(s); --stages must be %d (got %s)",
+                     lim->min_stages, lim->min_stages, a);
+        else
+            snprintf(msg, len, "--stages: must be between %d and %d for this step (got %s)",
+                     lim->min_stages, lim->max_stages, a);
+        rc = ARGS_BAD;
+    }
+    o->stages = (int)v;
+    return rc;
+}
+
+/* --iters, --warmup, --repeat, --device: integers in fixed ranges; --seed:
+ * any unsigned 64-bit number. */
+static int parse_number_flag(int flag, const char *a, const args_limits *lim, args_options *o,
+                             char *msg, size_t len)
+{
+    int64_t v = 0;
+    int rc;
+    (void)lim;
+    switch (flag) {
+    case OPT_ITERS:
+        rc = parse_i64("--iters", a, 1, 100000, &v, msg, len); o->iters = (int)v;
+        break;
+    case OPT_WARMUP:
+        rc = parse_i64("--warmup", a, 0, 100000, &v, msg, len); o->warmup = (int)v;
+        break;
+    case OPT_REPEAT:   /* a label: which of the bench's repeats this run is */
+        rc = parse_i64("--repeat", a, 1, 1000, &v, msg, len); o->repeat = (int)v;
+        break;
+    case OPT_DEVICE:
+        rc = parse_i64("--device", a, 0, 1023, &v, msg, len); o->device = (int)v;
+        break;
+    default:   /* OPT_SEED */
+        rc = parse_u64("--seed", a, &o->seed, msg, len);
+        break;
+    }
+    return rc;
+}
+
+/* --csv, --trace: file names; --variant: a label the CSV row carries as is. */
+static int parse_text_flag(int flag, const char *a, const args_limits *lim, args_options *o,
+                           char *msg, size_t len)
+{
+    int rc = ARGS_OK;
+    (void)lim;
+    if (flag == OPT_CSV) {
+        if (a[0] == '\0') { snprintf(msg, len, "--csv: needs a file name"); rc = ARGS_BAD; }
+        o->csv = a;
+    } else if (flag == OPT_TRACE) {
+        if (a[0] == '\0') { snprintf(msg, len, "--trace: needs a file name"); rc = ARGS_BAD; }
+        o->trace = a;
+    } else {
+        if (a[0] == '\0' || strpbrk(a, ",\"\n\r")) {
+            snprintf(msg, len, "--variant: must be a non-empty label without commas, quotes or newlines");
+            rc = ARGS_BAD;
+        }
+        o->variant = a;
+    }
+    return rc;
+}
+
+/* --plant-bug: DEBUG builds only (the bugs are compiled in there alone). */
+static int parse_plant_bug(int flag, const char *a, const args_limits *lim, args_options *o,
+                           char *msg, size_t len)
+{
+    int64_t v = 0;
+    (void)flag;
+    if (!lim->debug_build) {
+        snprintf(msg, len, "--plant-bug: only available in a debug build (make DEBUG=1)");
+        return ARGS_BAD;
+    }
+    const int rc = parse_i64("--plant-bug", a, 1, ARGS_MAX_PLANT_BUG, &v, msg, len);
+    o->plant_bug = (int)v;
+    return rc;
+}
+
+/* getopt_long's table: every flag of either workload, so that a flag of the
+ * other one is named in its refusal rather than called unknown. */
+static const struct option opts[] = {
+    {"n-elems", required_argument, 0, OPT_N_ELEMS},
+    {"work", required_argument, 0, OPT_WORK},
+    {"stages", required_argument, 0, OPT_STAGES},
+    {"m", required_argument, 0, OPT_M},
+    {"n", required_argument, 0, OPT_N},
+    {"k", required_argument, 0, OPT_K},
+    {"exact", no_argument, 0, OPT_EXACT},
+    {"iters", required_argument, 0, OPT_ITERS},
+    {"warmup", required_argument, 0, OPT_WARMUP},
+    {"seed", required_argument, 0, OPT_SEED},
+    {"no-check", no_argument, 0, OPT_NO_CHECK},
+    {"csv", required_argument, 0, OPT_CSV},
+    {"trace", required_argument, 0, OPT_TRACE},
+    {"device", required_argument, 0, OPT_DEVICE},
+    {"variant", required_argument, 0, OPT_VARIANT},
+    {"plant-bug", required_argument, 0, OPT_PLANT_BUG},
+    {"group", required_argument, 0, OPT_GROUP},
+    {"repeat", required_argument, 0, OPT_REPEAT},
+    {"mode", required_argument, 0, OPT_MODE},
+    {"ref-vs-ref", no_argument, 0, OPT_REF_VS_REF},
+    {"help", no_argument, 0, OPT_HELP},
+    {0, 0, 0, 0}};
+
+/* Which workload each flag belongs to and which parser reads it, by the
+ * flag's getopt value (OPT_HELP has none: args_parse answers it). */
+enum { FOR_BOTH, FOR_STREAM, FOR_GEMM };
+static const struct flag_rule {
+    int only;
+    flag_parser parse;
+} rules[OPT_HELP - OPT_N_ELEMS] = {
+    [OPT_N_ELEMS - OPT_N_ELEMS] = {FOR_STREAM, parse_stream_flag},
+    [OPT_WORK - OPT_N_ELEMS] = {FOR_STREAM, parse_stream_flag},
+    [OPT_STAGES - OPT_N_ELEMS] = {FOR_BOTH, parse_stages},
+    [OPT_M - OPT_N_ELEMS] = {FOR_GEMM, parse_shape_flag},
+    [OPT_N - OPT_N_ELEMS] = {FOR_GEMM, parse_shape_flag},
+    [OPT_K - OPT_N_ELEMS] = {FOR_GEMM, parse_shape_flag},
+    [OPT_EXACT - OPT_N_ELEMS] = {FOR_GEMM, parse_switch},
+    [OPT_ITERS - OPT_N_ELEMS] = {FOR_BOTH, parse_number_flag},
+    [OPT_WARMUP - OPT_N_ELEMS] = {FOR_BOTH, parse_number_flag},
+    [OPT_SEED - OPT_N_ELEMS] = {FOR_BOTH, parse_number_flag},
+    [OPT_NO_CHECK - OPT_N_ELEMS] = {FOR_BOTH, parse_switch},
+    [OPT_CSV - OPT_N_ELEMS] = {FOR_BOTH, parse_text_flag},
+    [OPT_TRACE - OPT_N_ELEMS] = {FOR_BOTH, parse_text_flag},
+    [OPT_DEVICE - OPT_N_ELEMS] = {FOR_BOTH, parse_number_flag},
+    [OPT_VARIANT - OPT_N_ELEMS] = {FOR_BOTH, parse_text_flag},
+    [OPT_PLANT_BUG - OPT_N_ELEMS] = {FOR_BOTH, parse_plant_bug},
+    [OPT_GROUP - OPT_N_ELEMS] = {FOR_GEMM, parse_group},
+    [OPT_REPEAT - OPT_N_ELEMS] = {FOR_BOTH, parse_number_flag},
+    [OPT_MODE - OPT_N_ELEMS] = {FOR_GEMM, parse_mode},
+    [OPT_REF_VS_REF - OPT_N_ELEMS] = {FOR_GEMM, parse_switch},
+};
+
+/* What getopt_long could not match: an unknown flag, or a known one without
+ * its value (optopt names it then). */
+static int unknown_option(char **argv, char *msg, size_t len)
+{
+    if (optopt)
+        snprintf(msg, len, "unknown option or missing value near '%s' (see --help)", argv[optind - 1]);
+    else
+        snprintf(msg, len, "unknown option '%s' (see --help)", argv[optind - 1]);
+    return ARGS_BAD;
+}
+
 int args_parse(int argc, char **argv, const args_limits *lim, args_options *o,
                char *msg, size_t len)
 {
-    static const struct option opts[] = {
-        {"n-elems", required_argument, 0, OPT_N_ELEMS},
-        {"work", required_argument, 0, OPT_WORK},
-        {"stages", required_argument, 0, OPT_STAGES},
-        {"m", required_argument, 0, OPT_M},
-        {"n", required_argument, 0, OPT_N},
-        {"k", required_argument, 0, OPT_K},
-        {"exact", no_argument, 0, OPT_EXACT},
-        {"iters", required_argument, 0, OPT_ITERS},
-        {"warmup", required_argument, 0, OPT_WARMUP},
-        {"seed", required_argument, 0, OPT_SEED},
-        {"no-check", no_argument, 0, OPT_NO_CHECK},
-        {"csv", required_argument, 0, OPT_CSV},
-        {"trace", required_argument, 0, OPT_TRACE},
-        {"device", required_argument, 0, OPT_DEVICE},
-        {"variant", required_argument, 0, OPT_VARIANT},
-        {"plant-bug", required_argument, 0, OPT_PLANT_BUG},
-        {"group", required_argument, 0, OPT_GROUP},
-        {"repeat", required_argument, 0, OPT_REPEAT},
-        {"mode", required_argument, 0, OPT_MODE},
-        {"ref-vs-ref", no_argument, 0, OPT_REF_VS_REF},
-        {"help", no_argument, 0, OPT_HELP},
-        {0, 0, 0, 0}};
     const int gemm = lim->workload == WORKLOAD_GEMM;
-    int64_t v = 0;
 
     args_defaults(lim, o);
     msg[0] = '\0';
@@ -126,130 +340,18 @@ int args_parse(int argc, char **argv, const args_limits *lim, args_options *o,
     opterr = 0;   /* we print our own messages */
     for (;;) {
         int idx = 0;
-        int c = getopt_long(argc, argv, "", opts, &idx);
+        const int c = getopt_long(argc, argv, "", opts, &idx);
         if (c == -1) break;
-        const char *a = optarg;
-        int rc = ARGS_OK;
-        switch (c) {
-        case OPT_HELP: return ARGS_HELP;
-        case OPT_N_ELEMS:
-            if (gemm) goto wrong_workload;
-            rc = parse_i64("--n-elems", a, 1, (int64_t)1 << 34, &o->n_elems, msg, len);
-            break;
-        case OPT_WORK:
-            if (gemm) goto wrong_workload;
-            rc = parse_i64("--work", a, 0, STREAM_MAX_WORK, &v, msg, len); o->work = (int)v;
-            break;
-        case OPT_M: case OPT_N: case OPT_K: {
-            if (!gemm) goto wrong_workload;
-            const char *f = c == OPT_M ? "--m" : c == OPT_N ? "--n" : "--k";
-            rc = parse_i64(f, a, INT64_MIN / 2, INT64_MAX / 2, &v, msg, len);
-            if (rc == ARGS_OK && (v < 1 || v > INT_MAX)) {
-                snprintf(msg, len, "%s: %s is out of range; it must be between 1 and %d", f, a, INT_MAX);
-                rc = ARGS_BAD;
-            }
-            if (c == OPT_M) o->m = (int)v;
-            if (c == OPT_N) o->n = (int)v;
-            if (c == OPT_K) o->k = (int)v;
-            break;
-        }
-        case OPT_GROUP:
-            if (!gemm) goto wrong_workload;
-            if (!lim->has_group) {
-                snprintf(msg, len, "--group: this step has no tile scheduler (its raster order is "
-                         "compiled in); --group is a flag of steps 06 and 07");
-                rc = ARGS_BAD;
-                break;
-            }
-            rc = parse_i64("--group", a, 1, GEMM_MAX_GROUP, &v, msg, len); o->group = (int)v;
-            break;
-        case OPT_MODE:
-            if (!gemm) goto wrong_workload;
-            if (!lim->has_mode) {
-                snprintf(msg, len, "--mode: this step has no stream-K schedule; --mode is a flag of step 09");
-                rc = ARGS_BAD;
-            } else if (strcmp(a, "auto") == 0) o->mode = GEMM_MODE_AUTO;
-            else if (strcmp(a, "dp") == 0) o->mode = GEMM_MODE_DP;
-            else if (strcmp(a, "sk") == 0) o->mode = GEMM_MODE_SK;
-            else {
-                snprintf(msg, len, "--mode: must be dp, sk or auto (got '%s')", a);
-                rc = ARGS_BAD;
-            }
-            break;
-        case OPT_EXACT:
-            if (!gemm) goto wrong_workload;
-            o->exact = 1;
-            break;
-        case OPT_REF_VS_REF:
-            if (!gemm) goto wrong_workload;
-            o->ref_vs_ref = 1;
-            break;
-        case OPT_STAGES:
-            rc = parse_i64("--stages", a, INT_MIN, INT_MAX, &v, msg, len);
-            if (rc == ARGS_OK && (v < lim->min_stages || v > lim->max_stages)) {
-                if (lim->min_stages == lim->max_stages)
-                    snprintf(msg, len, "--stages: this step has exactly %d slot(s); --stages must be %d (got %s)",
-                             lim->min_stages, lim->min_stages, a);
-                else
-                    snprintf(msg, len, "--stages: must be between %d and %d for this step (got %s)",
-                             lim->min_stages, lim->max_stages, a);
-                rc = ARGS_BAD;
-            }
-            o->stages = (int)v;
-            break;
-        case OPT_ITERS:
-            rc = parse_i64("--iters", a, 1, 100000, &v, msg, len); o->iters = (int)v;
-            break;
-        case OPT_WARMUP:
-            rc = parse_i64("--warmup", a, 0, 100000, &v, msg, len); o->warmup = (int)v;
-            break;
-        case OPT_SEED:
-            rc = parse_u64("--seed", a, &o->seed, msg, len);
-            break;
-        case OPT_NO_CHECK: o->no_check = 1; break;
-        case OPT_CSV:
-            if (a[0] == '\0') { snprintf(msg, len, "--csv: needs a file name"); rc = ARGS_BAD; }
-            o->csv = a;
-            break;
-        case OPT_TRACE:
-            if (a[0] == '\0') { snprintf(msg, len, "--trace: needs a file name"); rc = ARGS_BAD; }
-            o->trace = a;
-            break;
-        case OPT_VARIANT:
-            if (a[0] == '\0' || strpbrk(a, ",\"\n\r")) {
-                snprintf(msg, len, "--variant: must be a non-empty label without commas, quotes or newlines");
-                rc = ARGS_BAD;
-            }
-            o->variant = a;
-            break;
-        case OPT_REPEAT:   /* a label: which of the bench's repeats this run is */
-            rc = parse_i64("--repeat", a, 1, 1000, &v, msg, len); o->repeat = (int)v;
-            break;
-        case OPT_DEVICE:
-            rc = parse_i64("--device", a, 0, 1023, &v, msg, len); o->device = (int)v;
-            break;
-        case OPT_PLANT_BUG:
-            if (!lim->debug_build) {
-                snprintf(msg, len, "--plant-bug: only available in a debug build (make DEBUG=1)");
-                rc = ARGS_BAD;
-            } else {
-                rc = parse_i64("--plant-bug", a, 1, ARGS_MAX_PLANT_BUG, &v, msg, len); o->plant_bug = (int)v;
-            }
-            break;
-        case '?':
-        default:
-            if (optopt)
-                snprintf(msg, len, "unknown option or missing value near '%s' (see --help)", argv[optind - 1]);
-            else
-                snprintf(msg, len, "unknown option '%s' (see --help)", argv[optind - 1]);
+        if (c == OPT_HELP) return ARGS_HELP;
+        if (c < OPT_N_ELEMS || c >= OPT_HELP) return unknown_option(argv, msg, len);
+        const struct flag_rule *r = &rules[c - OPT_N_ELEMS];
+        if ((r->only == FOR_GEMM && !gemm) || (r->only == FOR_STREAM && gemm)) {
+            snprintf(msg, len, "--%s: not a flag of this step (it runs the %s workload; see --help)",
+                     opts[idx].name, gemm ? "GEMM" : "streaming");
             return ARGS_BAD;
         }
+        const int rc = r->parse(c, optarg, lim, o, msg, len);
         if (rc != ARGS_OK) return rc;
-        continue;
-    wrong_workload:
-        snprintf(msg, len, "--%s: not a flag of this step (it runs the %s workload; see --help)",
-                 opts[idx].name, gemm ? "GEMM" : "streaming");
-        return ARGS_BAD;
     }
     if (optind < argc) {
         snprintf(msg, len, "unexpected argument '%s' (flags take the form --name value; see --help)",

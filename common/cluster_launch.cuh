@@ -61,17 +61,8 @@ static int *cluster_walk_table(const gemm_launch_desc *l, const gemm_operands *o
                                         cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         cluster_probe_sm_of_cta<<<num_sms, threads, smem>>>(d);   /* the plain order */
         CUDA_CHECK_LAUNCH();
-        cudaLaunchConfig_t cfg = {};
-        cudaLaunchAttribute attr[1];
-        cfg.gridDim = dim3((unsigned)grid, 1, 1);
-        cfg.blockDim = dim3((unsigned)threads, 1, 1);
-        cfg.dynamicSmemBytes = smem;
-        attr[0].id = cudaLaunchAttributeClusterDimension;
-        attr[0].val.clusterDim.x = (unsigned)cluster;
-        attr[0].val.clusterDim.y = 1;
-        attr[0].val.clusterDim.z = 1;
-        cfg.attrs = attr;
-        cfg.numAttrs = 1;
+        cudaLaunchAttribute attr[2];   /* the GEMM's own configuration (gemm_launch.cuh) */
+        const cudaLaunchConfig_t cfg = gemm_launch_config(attr, grid, threads, smem, cluster, 0, 0);
         CUDA_CHECK(cudaLaunchKernelEx(&cfg, cluster_probe_sm_of_cta, d + CLUSTER_PROBE_MAX_SMS));
         CUDA_CHECK_LAUNCH();
         CUDA_CHECK(cudaMemcpy(plain, d, num_sms * sizeof(int), cudaMemcpyDeviceToHost));

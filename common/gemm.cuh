@@ -99,24 +99,25 @@ typedef struct {
 
 static int gemm_main(int argc, char **argv, const gemm_step *step);
 
-/* Step 04's stage check (steps 05+ use gemm_launch.cuh's, from the layout).
- * The --stages range is compiled for the H100/H200's 227 KiB per CTA; the
- * device the step runs on may allow less (cudaDevAttrMaxSharedMemoryPerBlockOptin,
- * in op->smem_optin).  `fit` is the most stages it holds and `bytes_of` the
- * ring's size for a stage count.  Returns if op->stages fits; otherwise exits
- * 2 when a smaller --stages would fit, 3 when none does. */
-static void gemm_require_stages(const gemm_operands *op, const char *step, int min_stages, int fit,
-                                size_t (*bytes_of)(int stages))
+/* The one stage check of the GEMM steps: step 04 calls it from its launch,
+ * steps 05+ through gemm_launch_setup (gemm_launch.cuh).  The --stages range
+ * is compiled for the H100/H200's 227 KiB per CTA; the device the step runs
+ * on may allow less (cudaDevAttrMaxSharedMemoryPerBlockOptin: smem_optin).
+ * `fit` is the most stages it holds; `bytes_stages` and `bytes_min` are the
+ * shared memory of the requested ring and of the smallest (min_stages), the
+ * two sizes the messages name.  Returns if `stages` fits; otherwise exits 2
+ * when a smaller --stages would fit, 3 when none does. */
+static void gemm_require_stages(const char *step, int stages, int smem_optin, int min_stages, int fit,
+                                size_t bytes_stages, size_t bytes_min)
 {
-    if (op->stages <= fit) return;
+    if (stages <= fit) return;
     if (fit >= min_stages) {
         fprintf(stderr, "--stages: %d stages need %zu bytes of shared memory; this device allows %d "
-                "per block: use --stages %d or fewer\n", op->stages, bytes_of(op->stages),
-                op->smem_optin, fit);
+                "per block: use --stages %d or fewer\n", stages, bytes_stages, smem_optin, fit);
         exit(EXIT_BAD_ARGS);
     }
     fprintf(stderr, "step%s: this device allows %d bytes of shared memory per block; the smallest "
-            "ring (%d stages) needs %zu\n", step, op->smem_optin, min_stages, bytes_of(min_stages));
+            "ring (%d stages) needs %zu\n", step, smem_optin, min_stages, bytes_min);
     exit(EXIT_NO_DEVICE);
 }
 

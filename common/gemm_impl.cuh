@@ -189,21 +189,57 @@ static double gemm_host_check(const __nv_bfloat16 *ha, const __nv_bfloat16 *hb,
     return den > 0 ? sqrt(num / den) : sqrt(num);
 }
 
-static int gemm_main(int argc, char **argv, const gemm_step *step)
+/* ---- gemm_main, phase by phase ---------------------------------------------
+ * open (flags, device), allocate (gemm_alloc: sizes and rotation sets,
+ * inputs, plans, workspace), check (correctness on set 0), time (interleaved with cuBLAS), report (the
+ * summary line), trace (one traced launch), record (the CSV row), release.
+ * The phases run in that order and hand each other one gemm_run.  A phase
+ * that refuses or fails returns its exit code and gemm_main returns it at
+ * once: the process ends, and with it everything still allocated. */
+typedef struct {
+    const gemm_step *step;
+    args_options o;
+    device_info di;
+    size_t na, nb, nd;                /* elements of A, B and D */
+    size_t bytes_ab, bytes_d;         /* one input set (A, then B), one output */
+    rotation_plan rot;                /* rotation.h: how many sets; flush or not */
+    __nv_bfloat16 *ha, *hb;           /* host: set 0's A and B */
+    __nv_bfloat16 *hd, *hr;           /* host: the step's and cuBLAS's D, for the check */
+    const __nv_bfloat16 **da, **db;   /* device: each set's A and B (one allocation per set) */
+    __nv_bfloat16 *d, *dref;          /* device: the step's D and cuBLAS's */
+    gemm_operands *ops;               /* one per rotation set */
+    gemm_report report;               /* every ops[s].report points here */
+    void *workspace;
+    size_t workspace_bytes;
+    cublasHandle_t handle;
+    double err_ref, err_host;         /* check: NAN when skipped (--no-check) */
+    size_t host_checked;
+    int iters;                        /* time: launches per side, --iters or auto */
+    float ms, ms_ref;                 /* medians of the step (or A/A's cuBLAS) and cuBLAS */
+    double clock, tflops, ref_tflops, gbps;
+} gemm_run;
+
+/* The flags and the device: everything the sizes depend on. */
+static int gemm_open(gemm_run *r, int argc, char **argv, const gemm_step *step)
 {
     args_limits lim = {WORKLOAD_GEMM, step->min_stages, step->max_stages, step->default_stages,
                        COURSE_DEBUG_BUILD, step->has_group, step->has_mode};
-    args_options o;
-    parse_or_exit(argc, argv, &lim, &o, step->summary);
+    memset(r, 0, sizeof *r);
+    r->step = step;
+    parse_or_exit(argc, argv, &lim, &r->o, step->summary);
+    return device_setup(r->o.device, step->need, &r->di);
+}
 
-    device_info di;
-    int rc = device_setup(o.device, step->need, &di);
-    if (rc) return rc;
-
-    const int M = o.m, N = o.n, K = o.k;
-    const size_t na = (size_t)M * K, nb = (size_t)N * K, nd = (size_t)M * N;
-    const size_t bytes_ab = sizeof(__nv_bfloat16) * (na + nb);
-    const size_t bytes_d = sizeof(__nv_bfloat16) * nd;
+/* Sizes, and how many input sets the device's free memory holds; a shape
+ * whose one set does not fit is refused here, before anything is allocated. */
+static int gemm_alloc_plan(gemm_run *r)
+{
+    const int M = r->o.m, N = r->o.n, K = r->o.k;
+    r->na = (size_t)M * K;
+    r->nb = (size_t)N * K;
+    r->nd = (size_t)M * N;
+    const size_t bytes_ab = r->bytes_ab = sizeof(__nv_bfloat16) * (r->na + r->nb);
+    const size_t bytes_d = r->bytes_d = sizeof(__nv_bfloat16) * r->nd;
 
     /* Rotation sets (rotation.h): the step's and cuBLAS's own, enough that
      * no launch finds its A and B in L2, as many as fit; otherwise an L2
@@ -211,204 +247,286 @@ static int gemm_main(int argc, char **argv, const gemm_step *step)
     size_t free_b = 0, total_b = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     const double budget = 0.85 * (double)free_b - 2.0 * (double)bytes_d - 64.0 * (1 << 20) -
-                          2.0 * di.prop.l2CacheSize;
+                          2.0 * r->di.prop.l2CacheSize;
     if ((double)bytes_ab > budget) {
         fprintf(stderr, "--m/--n/--k: %dx%dx%d needs %.2f GiB (A, B, D and cuBLAS's D); the device has "
                 "%.2f GiB free\n", M, N, K, (bytes_ab + 2.0 * bytes_d) / (double)(1 << 30),
                 free_b / (double)(1 << 30));
         return EXIT_BAD_ARGS;
     }
-    const rotation_plan rot = rotation_plan_make((double)bytes_ab, (double)di.prop.l2CacheSize, budget);
-    const int nsets = rot.nsets;
+    r->rot = rotation_plan_make((double)bytes_ab, (double)r->di.prop.l2CacheSize, budget);
+    return EXIT_OK;
+}
 
-    /* Inputs: set 0 from the seed; other sets are copies at other addresses
-     * (the cache does not care what the bytes are). */
-    __nv_bfloat16 *ha = (__nv_bfloat16 *)malloc(sizeof(__nv_bfloat16) * na);
-    __nv_bfloat16 *hb = (__nv_bfloat16 *)malloc(sizeof(__nv_bfloat16) * nb);
-    __nv_bfloat16 *hd = (__nv_bfloat16 *)malloc(bytes_d);
-    __nv_bfloat16 *hr = (__nv_bfloat16 *)malloc(bytes_d);
-    if (!ha || !hb || !hd || !hr) {
-        fprintf(stderr, "--m/--n/--k: cannot allocate host memory for %dx%dx%d\n", M, N, K);
+/* Inputs: set 0 from the seed; other sets are copies at other addresses
+ * (the cache does not care what the bytes are). */
+static int gemm_alloc_host(gemm_run *r)
+{
+    r->ha = (__nv_bfloat16 *)malloc(sizeof(__nv_bfloat16) * r->na);
+    r->hb = (__nv_bfloat16 *)malloc(sizeof(__nv_bfloat16) * r->nb);
+    r->hd = (__nv_bfloat16 *)malloc(r->bytes_d);
+    r->hr = (__nv_bfloat16 *)malloc(r->bytes_d);
+    if (!r->ha || !r->hb || !r->hd || !r->hr) {
+        fprintf(stderr, "--m/--n/--k: cannot allocate host memory for %dx%dx%d\n", r->o.m, r->o.n,
+                r->o.k);
         return EXIT_BAD_ARGS;
     }
-    uint64_t seed = o.seed;
-    gemm_fill(ha, na, &seed, o.exact);
-    gemm_fill(hb, nb, &seed, o.exact);
+    uint64_t seed = r->o.seed;
+    gemm_fill(r->ha, r->na, &seed, r->o.exact);
+    gemm_fill(r->hb, r->nb, &seed, r->o.exact);
+    return EXIT_OK;
+}
 
-    const __nv_bfloat16 **da = (const __nv_bfloat16 **)calloc((size_t)nsets, sizeof *da);
-    const __nv_bfloat16 **db = (const __nv_bfloat16 **)calloc((size_t)nsets, sizeof *db);
-    __nv_bfloat16 *d = NULL, *dref = NULL;
+static void gemm_alloc_device(gemm_run *r)
+{
+    const int nsets = r->rot.nsets;
+    const size_t na = r->na, nb = r->nb, bytes_ab = r->bytes_ab;
+    r->da = (const __nv_bfloat16 **)calloc((size_t)nsets, sizeof *r->da);
+    r->db = (const __nv_bfloat16 **)calloc((size_t)nsets, sizeof *r->db);
     for (int s = 0; s < nsets; ++s) {
         __nv_bfloat16 *p = NULL;
         CUDA_CHECK(cudaMalloc((void **)&p, bytes_ab));
         if (s == 0) {
-            CUDA_CHECK(cudaMemcpy(p, ha, sizeof(__nv_bfloat16) * na, cudaMemcpyHostToDevice));
-            CUDA_CHECK(cudaMemcpy(p + na, hb, sizeof(__nv_bfloat16) * nb, cudaMemcpyHostToDevice));
+            CUDA_CHECK(cudaMemcpy(p, r->ha, sizeof(__nv_bfloat16) * na, cudaMemcpyHostToDevice));
+            CUDA_CHECK(cudaMemcpy(p + na, r->hb, sizeof(__nv_bfloat16) * nb, cudaMemcpyHostToDevice));
         } else {
-            CUDA_CHECK(cudaMemcpy(p, da[0], bytes_ab, cudaMemcpyDeviceToDevice));
+            CUDA_CHECK(cudaMemcpy(p, r->da[0], bytes_ab, cudaMemcpyDeviceToDevice));
         }
-        da[s] = p;
-        db[s] = p + na;   /* na*2 bytes = M*K*2, a multiple of 16 since K % 8 == 0 */
+        r->da[s] = p;
+        r->db[s] = p + na;   /* na*2 bytes = M*K*2, a multiple of 16 since K % 8 == 0 */
     }
-    CUDA_CHECK(cudaMalloc((void **)&d, bytes_d));
-    CUDA_CHECK(cudaMalloc((void **)&dref, bytes_d));
+    CUDA_CHECK(cudaMalloc((void **)&r->d, r->bytes_d));
+    CUDA_CHECK(cudaMalloc((void **)&r->dref, r->bytes_d));
+}
 
-    gemm_operands *ops = (gemm_operands *)calloc((size_t)nsets, sizeof *ops);
-    gemm_report report = {"course", 1, ""};
+/* The step's view of each set (gemm_operands), its plans (step->prepare)
+ * and its workspace. */
+static void gemm_alloc_operands(gemm_run *r)
+{
+    const gemm_step *step = r->step;
+    const args_options *o = &r->o;
+    const int nsets = r->rot.nsets;
+    const gemm_report defaults = {"course", 1, ""};
+    r->report = defaults;
+    r->ops = (gemm_operands *)calloc((size_t)nsets, sizeof *r->ops);
     for (int s = 0; s < nsets; ++s) {
-        ops[s].report = &report;
-        ops[s].m = M; ops[s].n = N; ops[s].k = K;
-        ops[s].a = da[s]; ops[s].b = db[s]; ops[s].d = d;
-        ops[s].stages = o.stages; ops[s].num_sms = di.num_sms;
-        ops[s].smem_optin = (int)di.prop.sharedMemPerBlockOptin; ops[s].group = o.group;
-        ops[s].trace = trace_disabled(); ops[s].plant_bug = o.plant_bug;
-        ops[s].launch = step->launch_desc;
-        ops[s].mode = o.mode;
-        ops[s].plan = step->prepare ? step->prepare(&ops[s]) : NULL;
+        gemm_operands *op = &r->ops[s];
+        op->report = &r->report;
+        op->m = o->m; op->n = o->n; op->k = o->k;
+        op->a = r->da[s]; op->b = r->db[s]; op->d = r->d;
+        op->stages = o->stages; op->num_sms = r->di.num_sms;
+        op->smem_optin = (int)r->di.prop.sharedMemPerBlockOptin; op->group = o->group;
+        op->trace = trace_disabled(); op->plant_bug = o->plant_bug;
+        op->launch = step->launch_desc;
+        op->mode = o->mode;
+        op->plan = step->prepare ? step->prepare(op) : NULL;
     }
     /* One workspace for the whole run, zeroed once (gemm.cuh). */
-    void *workspace = NULL;
-    const size_t workspace_bytes = step->workspace_bytes ? step->workspace_bytes(&ops[0]) : 0;
-    if (workspace_bytes) {
-        CUDA_CHECK(cudaMalloc(&workspace, workspace_bytes));
-        CUDA_CHECK(cudaMemset(workspace, 0, workspace_bytes));
+    r->workspace_bytes = step->workspace_bytes ? step->workspace_bytes(&r->ops[0]) : 0;
+    if (r->workspace_bytes) {
+        CUDA_CHECK(cudaMalloc(&r->workspace, r->workspace_bytes));
+        CUDA_CHECK(cudaMemset(r->workspace, 0, r->workspace_bytes));
     }
     for (int s = 0; s < nsets; ++s) {
-        ops[s].workspace = workspace;
-        ops[s].workspace_bytes = workspace_bytes;
+        r->ops[s].workspace = r->workspace;
+        r->ops[s].workspace_bytes = r->workspace_bytes;
     }
+}
 
-    cublasHandle_t handle;
-    CUBLAS_CHECK(cublasCreate(&handle));
+/* Phase: allocate.  Refuses (exit 2) a shape whose inputs do not fit before
+ * allocating anything. */
+static int gemm_alloc(gemm_run *r)
+{
+    int rc = gemm_alloc_plan(r);
+    if (!rc) rc = gemm_alloc_host(r);
+    if (rc) return rc;
+    gemm_alloc_device(r);
+    gemm_alloc_operands(r);
+    CUBLAS_CHECK(cublasCreate(&r->handle));
+    return EXIT_OK;
+}
 
-    /* 1. correctness on set 0 */
-    double err_ref = NAN, err_host = NAN;
-    size_t host_checked = 0;
-    if (!o.no_check) {
-        CUDA_CHECK(cudaMemset(d, 0xFF, bytes_d));      /* poison: 0xFFFF is a bf16 NaN */
-        CUDA_CHECK(cudaMemset(dref, 0xFF, bytes_d));
-        gemm_launch_step(step, &ops[0], 0);
-        CUDA_CHECK_LAUNCH();
-        sync_or_die(&di, "step kernel");
-        cublas_gemm(handle, da[0], db[0], dref, M, N, K, 0);
-        sync_or_die(&di, "cuBLAS");
-        CUDA_CHECK(cudaMemcpy(hd, d, bytes_d, cudaMemcpyDeviceToHost));
-        CUDA_CHECK(cudaMemcpy(hr, dref, bytes_d, cudaMemcpyDeviceToHost));
+/* The checked launches: D and cuBLAS's D poisoned, one launch of each on
+ * set 0, both copied back to the host. */
+static void gemm_check_launch(gemm_run *r)
+{
+    const size_t bytes_d = r->bytes_d;
+    CUDA_CHECK(cudaMemset(r->d, 0xFF, bytes_d));      /* poison: 0xFFFF is a bf16 NaN */
+    CUDA_CHECK(cudaMemset(r->dref, 0xFF, bytes_d));
+    gemm_launch_step(r->step, &r->ops[0], 0);
+    CUDA_CHECK_LAUNCH();
+    sync_or_die(&r->di, "step kernel");
+    cublas_gemm(r->handle, r->da[0], r->db[0], r->dref, r->o.m, r->o.n, r->o.k, 0);
+    sync_or_die(&r->di, "cuBLAS");
+    CUDA_CHECK(cudaMemcpy(r->hd, r->d, bytes_d, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(r->hr, r->dref, bytes_d, cudaMemcpyDeviceToHost));
+}
 
-        size_t nonfinite = 0, first = 0;
-        err_ref = gemm_rel_err(hd, hr, nd, &nonfinite, &first);
-        if (nonfinite) {
-            fprintf(stderr, "check FAILED: %zu of %zu outputs are NaN/Inf (never written, or overflow); "
-                    "first at row %zu col %zu\n", nonfinite, nd, first / (size_t)N, first % (size_t)N);
-            return EXIT_WRONG;
-        }
-        if (o.exact) {
-            size_t diff = 0, first_diff = 0;
-            for (size_t i = 0; i < nd; ++i)
-                if (memcmp(&hd[i], &hr[i], sizeof hd[i]) != 0) { if (!diff) first_diff = i; ++diff; }
-            if (diff) {
-                fprintf(stderr, "check FAILED (exact mode): %zu of %zu outputs differ from cuBLAS; first at "
-                        "row %zu col %zu: got %g, cuBLAS %g\n", diff, nd, first_diff / (size_t)N,
-                        first_diff % (size_t)N, (double)__bfloat162float(hd[first_diff]),
-                        (double)__bfloat162float(hr[first_diff]));
-                return EXIT_WRONG;
-            }
-        }
-        if (!(err_ref < 1e-2)) {
-            fprintf(stderr, "check FAILED: relative Frobenius error vs cuBLAS %.3e (limit 1e-2)\n", err_ref);
-            return EXIT_WRONG;
-        }
-        err_host = gemm_host_check(ha, hb, hd, M, N, K, o.seed ^ 0x5eedull, &host_checked);
-        if (!(err_host < 1e-2)) {
-            fprintf(stderr, "check FAILED: relative error vs the float64 host reference %.3e over %zu "
-                    "elements (limit 1e-2)\n", err_host, host_checked);
-            return EXIT_WRONG;
-        }
+/* Exact mode: every output equal to cuBLAS's, bit for bit. */
+static int gemm_check_exact(const gemm_run *r)
+{
+    const __nv_bfloat16 *hd = r->hd, *hr = r->hr;
+    const size_t nd = r->nd, N = (size_t)r->o.n;
+    size_t diff = 0, first_diff = 0;
+    for (size_t i = 0; i < nd; ++i)
+        if (memcmp(&hd[i], &hr[i], sizeof hd[i]) != 0) { if (!diff) first_diff = i; ++diff; }
+    if (diff) {
+        fprintf(stderr, "check FAILED (exact mode): %zu of %zu outputs differ from cuBLAS; first at "
+                "row %zu col %zu: got %g, cuBLAS %g\n", diff, nd, first_diff / N, first_diff % N,
+                (double)__bfloat162float(hd[first_diff]), (double)__bfloat162float(hr[first_diff]));
+        return EXIT_WRONG;
     }
+    return EXIT_OK;
+}
 
-    /* 2. timing, interleaved with cuBLAS; --ref-vs-ref puts cuBLAS in the
-     * step's place (its sets, its output buffer): the A/A test. */
-    gemm_step_thunk_ctx sc = {step, ops, nsets};
-    cublas_thunk_ctx cc = {handle, da, db, dref, M, N, K, nsets, 1};
-    cublas_thunk_ctx aa = {handle, da, db, d, M, N, K, nsets, 0};
-    launch_thunk first = o.ref_vs_ref ? cublas_thunk : gemm_step_thunk;
-    void *first_ctx = o.ref_vs_ref ? (void *)&aa : (void *)&sc;
+/* Phase: check, on set 0 (skipped with --no-check: the errors stay NAN). */
+static int gemm_check(gemm_run *r)
+{
+    r->err_ref = NAN;
+    r->err_host = NAN;
+    r->host_checked = 0;
+    if (r->o.no_check) return EXIT_OK;
+    gemm_check_launch(r);
+    size_t nonfinite = 0, first = 0;
+    r->err_ref = gemm_rel_err(r->hd, r->hr, r->nd, &nonfinite, &first);
+    if (nonfinite) {
+        fprintf(stderr, "check FAILED: %zu of %zu outputs are NaN/Inf (never written, or overflow); "
+                "first at row %zu col %zu\n", nonfinite, r->nd, first / (size_t)r->o.n,
+                first % (size_t)r->o.n);
+        return EXIT_WRONG;
+    }
+    if (r->o.exact && gemm_check_exact(r)) return EXIT_WRONG;
+    if (!(r->err_ref < 1e-2)) {
+        fprintf(stderr, "check FAILED: relative Frobenius error vs cuBLAS %.3e (limit 1e-2)\n", r->err_ref);
+        return EXIT_WRONG;
+    }
+    r->err_host = gemm_host_check(r->ha, r->hb, r->hd, r->o.m, r->o.n, r->o.k, r->o.seed ^ 0x5eedull,
+                                  &r->host_checked);
+    if (!(r->err_host < 1e-2)) {
+        fprintf(stderr, "check FAILED: relative error vs the float64 host reference %.3e over %zu "
+                "elements (limit 1e-2)\n", r->err_host, r->host_checked);
+        return EXIT_WRONG;
+    }
+    return EXIT_OK;
+}
+
+/* Phase: time.  Interleaved with cuBLAS; --ref-vs-ref puts cuBLAS in the
+ * step's place (its sets, its output buffer): the A/A test. */
+static void gemm_time(gemm_run *r)
+{
+    const args_options *o = &r->o;
+    const int M = o->m, N = o->n, K = o->k, nsets = r->rot.nsets;
+    gemm_step_thunk_ctx sc = {r->step, r->ops, nsets};
+    cublas_thunk_ctx cc = {r->handle, r->da, r->db, r->dref, M, N, K, nsets, 1};
+    cublas_thunk_ctx aa = {r->handle, r->da, r->db, r->d, M, N, K, nsets, 0};
+    launch_thunk first = o->ref_vs_ref ? cublas_thunk : gemm_step_thunk;
+    void *first_ctx = o->ref_vs_ref ? (void *)&aa : (void *)&sc;
     l2_flush_ctx flush;
     memset(&flush, 0, sizeof flush);
-    if (rot.flush) l2_flush_alloc(&flush, &di);
-    launch_thunk between = rot.flush ? l2_flush_thunk : NULL;
-    const int iters = o.iters ? o.iters
-                              : gemm_auto_iters(first, first_ctx, cublas_thunk, &cc, between, &flush, o.warmup);
-    float ms = 0, ms_ref = 0;
-    time_interleaved_between(first, first_ctx, cublas_thunk, &cc, between, &flush, o.iters ? o.warmup : 2,
-                             iters, &ms, &ms_ref);
+    if (r->rot.flush) l2_flush_alloc(&flush, &r->di);
+    launch_thunk between = r->rot.flush ? l2_flush_thunk : NULL;
+    r->iters = o->iters ? o->iters
+                        : gemm_auto_iters(first, first_ctx, cublas_thunk, &cc, between, &flush, o->warmup);
+    time_interleaved_between(first, first_ctx, cublas_thunk, &cc, between, &flush, o->iters ? o->warmup : 2,
+                             r->iters, &r->ms, &r->ms_ref);
     l2_flush_free(&flush);
-    double clock = sm_clock_mhz(&di);
-    sync_or_die(&di, "timed launches");
+    r->clock = sm_clock_mhz(&r->di);
+    sync_or_die(&r->di, "timed launches");
     const double flops = 2.0 * M * (double)N * K;
-    const double tflops = flops / (ms * 1e-3) / 1e12;
-    const double ref_tflops = flops / (ms_ref * 1e-3) / 1e12;
-    const double gbps = (bytes_ab + (double)bytes_d) / (ms * 1e-3) / 1e9;
+    r->tflops = flops / (r->ms * 1e-3) / 1e12;
+    r->ref_tflops = flops / (r->ms_ref * 1e-3) / 1e12;
+    r->gbps = (r->bytes_ab + (double)r->bytes_d) / (r->ms * 1e-3) / 1e9;
+}
 
+/* Phase: report, the summary line (and how the timing was taken). */
+static void gemm_print(const gemm_run *r)
+{
+    const args_options *o = &r->o;
     printf("step%s %s: %dx%dx%d stages=%d: %.4f ms %.1f TFLOP/s | cuBLAS %.4f ms %.1f TFLOP/s | ratio %.3f | "
            "SM clock %.0f MHz | ",
-           step->step, o.ref_vs_ref ? "A/A (cuBLAS in the step's place)" : step->name, M, N, K, o.stages,
-           ms, tflops, ms_ref, ref_tflops, tflops / ref_tflops, clock);
-    if (o.no_check) printf("check skipped (--no-check)\n");
+           r->step->step, o->ref_vs_ref ? "A/A (cuBLAS in the step's place)" : r->step->name, o->m, o->n,
+           o->k, o->stages, r->ms, r->tflops, r->ms_ref, r->ref_tflops, r->tflops / r->ref_tflops, r->clock);
+    if (o->no_check) printf("check skipped (--no-check)\n");
     else printf("check ok%s: rel err %.2e vs cuBLAS, %.2e vs float64 on %zu elements\n",
-                o.exact ? " (exact, bit for bit)" : "", err_ref, err_host, host_checked);
+                o->exact ? " (exact, bit for bit)" : "", r->err_ref, r->err_host, r->host_checked);
     printf("  timing: %d launches each, interleaved; %d input sets (the step's even, cuBLAS's odd)%s\n",
-           iters, nsets, rot.flush ? ", L2 flushed before every launch" : "");
+           r->iters, r->rot.nsets, r->rot.flush ? ", L2 flushed before every launch" : "");
+}
 
-    /* 3. one traced launch, never timed */
-    if (o.trace) {
-        trace_host th;
-        memset(&th, 0, sizeof th);
-        /* CTA 0 and the last CTA of the first wave: they run side by side. */
-        trace_alloc(&th, step->trace_units, 4096, -di.num_sms);
-        ops[0].trace = th.ctx;
-        gemm_launch_step(step, &ops[0], 0);
-        CUDA_CHECK_LAUNCH();
-        sync_or_die(&di, "traced launch");
-        ops[0].trace = trace_disabled();
-        rc = trace_write(&th, o.trace, step->trace_unit_kind, step->step);
-        trace_free(&th);
-        if (rc) return rc;
-    }
+/* Phase: trace, one traced launch, never timed (--trace only). */
+static int gemm_trace(gemm_run *r)
+{
+    if (!r->o.trace) return EXIT_OK;
+    const gemm_step *step = r->step;
+    trace_host th;
+    memset(&th, 0, sizeof th);
+    /* CTA 0 and the last CTA of the first wave: they run side by side. */
+    trace_alloc(&th, step->trace_units, 4096, -r->di.num_sms);
+    r->ops[0].trace = th.ctx;
+    gemm_launch_step(step, &r->ops[0], 0);
+    CUDA_CHECK_LAUNCH();
+    sync_or_die(&r->di, "traced launch");
+    r->ops[0].trace = trace_disabled();
+    const int rc = trace_write(&th, r->o.trace, step->trace_unit_kind, step->step);
+    trace_free(&th);
+    return rc;
+}
 
-    if (o.csv) {
-        csv_row r;
-        row_store st;
-        char variant[96];
-        memset(&r, 0, sizeof r);
-        snprintf(variant, sizeof variant, "%s%s", o.variant ? o.variant : step->variant,
-                 o.exact ? "+exact" : "");
-        r.step = step->step;
-        r.variant = variant;
-        r.m = M; r.n = N; r.k = K;
-        r.n_elems = -1; r.work = -1; r.stages = o.stages;
-        r.ms_median = ms; r.tflops = tflops; r.gbps = gbps;
-        r.ref_name = "cublas"; r.ref_value = ref_tflops; r.ratio_to_ref = tflops / ref_tflops;
-        r.rel_err = err_ref;
-        r.impl = o.ref_vs_ref ? "aa" : report.impl;
-        r.cluster = report.cluster; r.mode = report.mode;
-        r.harness = "fair";
-        r.group = step->has_group ? o.group : 0;   /* 0: empty, no tile scheduler */
-        r.repeat = o.repeat;
-        row_fill_env(&r, &di, &st, clock);
-        rc = row_write(o.csv, &r);
-        if (rc) return rc;
-    }
+/* Phase: record, the CSV row (--csv only). */
+static int gemm_record(const gemm_run *r)
+{
+    const args_options *o = &r->o;
+    const gemm_step *step = r->step;
+    if (!o->csv) return EXIT_OK;
+    csv_row row;
+    row_store st;
+    char variant[96];
+    memset(&row, 0, sizeof row);
+    snprintf(variant, sizeof variant, "%s%s", o->variant ? o->variant : step->variant,
+             o->exact ? "+exact" : "");
+    row.step = step->step;
+    row.variant = variant;
+    row.m = o->m; row.n = o->n; row.k = o->k;
+    row.n_elems = -1; row.work = -1; row.stages = o->stages;
+    row.ms_median = r->ms; row.tflops = r->tflops; row.gbps = r->gbps;
+    row.ref_name = "cublas"; row.ref_value = r->ref_tflops; row.ratio_to_ref = r->tflops / r->ref_tflops;
+    row.rel_err = r->err_ref;
+    row.impl = o->ref_vs_ref ? "aa" : r->report.impl;
+    row.cluster = r->report.cluster; row.mode = r->report.mode;
+    row.harness = "fair";
+    row.group = step->has_group ? o->group : 0;   /* 0: empty, no tile scheduler */
+    row.repeat = o->repeat;
+    row_fill_env(&row, &r->di, &st, r->clock);
+    return row_write(o->csv, &row);
+}
 
-    for (int s = 0; s < nsets; ++s) {
-        if (step->release && ops[s].plan) step->release(ops[s].plan);
-        CUDA_CHECK(cudaFree((void *)da[s]));
+/* Phase: release, in the reverse order of allocation. */
+static void gemm_release(gemm_run *r)
+{
+    for (int s = 0; s < r->rot.nsets; ++s) {
+        if (r->step->release && r->ops[s].plan) r->step->release(r->ops[s].plan);
+        CUDA_CHECK(cudaFree((void *)r->da[s]));
     }
-    CUDA_CHECK(cudaFree(d));
-    CUDA_CHECK(cudaFree(dref));
-    if (workspace) CUDA_CHECK(cudaFree(workspace));
-    CUBLAS_CHECK(cublasDestroy(handle));
-    free(ops); free(da); free(db); free(ha); free(hb); free(hd); free(hr);
+    CUDA_CHECK(cudaFree(r->d));
+    CUDA_CHECK(cudaFree(r->dref));
+    if (r->workspace) CUDA_CHECK(cudaFree(r->workspace));
+    CUBLAS_CHECK(cublasDestroy(r->handle));
+    free(r->ops); free(r->da); free(r->db); free(r->ha); free(r->hb); free(r->hd); free(r->hr);
+}
+
+static int gemm_main(int argc, char **argv, const gemm_step *step)
+{
+    gemm_run r;
+    int rc = gemm_open(&r, argc, argv, step);
+    if (!rc) rc = gemm_alloc(&r);
+    if (!rc) rc = gemm_check(&r);
+    if (rc) return rc;
+    gemm_time(&r);
+    gemm_print(&r);
+    rc = gemm_trace(&r);
+    if (!rc) rc = gemm_record(&r);
+    if (rc) return rc;
+    gemm_release(&r);
     return EXIT_OK;
 }
 

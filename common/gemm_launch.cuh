@@ -40,7 +40,8 @@
  *         <<<grid, threads, smem, stream>>> compiles to (plain stays plain);
  *         otherwise cudaLaunchKernelExC with cudaLaunchAttributeClusterDimension
  *         {cluster, 1, 1} (grid rounded by the caller to a multiple of it)
- *         and/or cudaLaunchAttributeCooperative.
+ *         and/or cudaLaunchAttributeCooperative, from gemm_launch_config
+ *         (the one place a configuration with attributes is built).
  *   release: gemm_plan_free (or the step's own, when its plan owns device memory).
  *
  * What the harness provides for stream-K and other cross-CTA protocols
@@ -119,33 +120,54 @@ static void tma_encode_or_exit(CUtensorMap *map, const tma_2d_desc *d, const cha
     exit(rc == TMA_ERR_DRIVER ? EXIT_NO_DEVICE : EXIT_BAD_ARGS);
 }
 
-/* Refuse a --stages the device cannot hold: exit 2 when a smaller ring would
- * fit, 3 when not even the smallest does. */
-static void gemm_launch_require_stages(const gemm_launch_desc *l, const gemm_operands *op, int fit)
-{
-    if (op->stages <= fit) return;
-    if (fit >= l->min_stages) {
-        fprintf(stderr, "--stages: %d stages need %u bytes of shared memory; this device allows %d "
-                "per block: use --stages %d or fewer\n", op->stages,
-                smem_layout_of(l->smem, op->stages).total, op->smem_optin, fit);
-        exit(EXIT_BAD_ARGS);
-    }
-    fprintf(stderr, "step%s: this device allows %d bytes of shared memory per block; the smallest "
-            "ring (%d stages) needs %u\n", l->step, op->smem_optin, l->min_stages,
-            smem_layout_of(l->smem, l->min_stages).total);
-    exit(EXIT_NO_DEVICE);
-}
-
-/* Once per process: the stage check and the dynamic-smem opt-in (above
- * 48 KiB a kernel must opt in), for the largest ring this device holds. */
+/* Once per process: the stage check (gemm.cuh's gemm_require_stages, with
+ * this layout's sizes) and the dynamic-smem opt-in (above 48 KiB a kernel
+ * must opt in), for the largest ring this device holds. */
 static void gemm_launch_setup(const gemm_launch_desc *l, const gemm_operands *op)
 {
     const int fit = gemm_stages_that_fit(l, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
-    gemm_launch_require_stages(l, op, fit);
+    gemm_require_stages(l->step, op->stages, op->smem_optin, l->min_stages, fit,
+                        smem_layout_of(l->smem, op->stages).total,
+                        smem_layout_of(l->smem, l->min_stages).total);
     const int bytes = (int)smem_layout_of(l->smem, fit).total;
     CUDA_CHECK(cudaFuncSetAttribute(l->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
     CUDA_CHECK(cudaFuncSetAttribute(l->kernel_traced, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     bytes));
+}
+
+/* The launch configuration of every launch that needs attributes: the
+ * clustered or cooperative GEMM (gemm_launch), the occupancy query of a
+ * clustered grid (gemm_persistent_grid) and cluster_walk_table's probe
+ * (cluster_launch.cuh) ask the same question, so they describe it the same
+ * way.  cluster > 1 adds cudaLaunchAttributeClusterDimension {cluster, 1, 1}
+ * (the grid must be a multiple of it), cooperative adds
+ * cudaLaunchAttributeCooperative, in that order.  The attributes live in the
+ * caller's `attrs`, which must outlive the launch. */
+static cudaLaunchConfig_t gemm_launch_config(cudaLaunchAttribute attrs[2], int grid, int threads,
+                                             size_t smem, int cluster, int cooperative,
+                                             cudaStream_t stream)
+{
+    cudaLaunchConfig_t cfg = {};   /* every field zero: no attributes, stream 0 */
+    unsigned n = 0;
+    cfg.gridDim = dim3((unsigned)grid, 1, 1);
+    cfg.blockDim = dim3((unsigned)threads, 1, 1);
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = stream;
+    if (cluster > 1) {
+        attrs[n].id = cudaLaunchAttributeClusterDimension;
+        attrs[n].val.clusterDim.x = (unsigned)cluster;
+        attrs[n].val.clusterDim.y = 1;
+        attrs[n].val.clusterDim.z = 1;
+        ++n;
+    }
+    if (cooperative) {
+        attrs[n].id = cudaLaunchAttributeCooperative;
+        attrs[n].val.cooperative = 1;
+        ++n;
+    }
+    cfg.attrs = attrs;
+    cfg.numAttrs = n;
+    return cfg;
 }
 
 /* CTAs of a persistent grid: one per resident slot, or fewer when there are
@@ -158,17 +180,10 @@ static int gemm_persistent_grid(const gemm_launch_desc *l, const gemm_operands *
     const int cluster = l->cluster > 1 ? l->cluster : 1;
     if (cluster == 1) return tiles < op->num_sms ? tiles : op->num_sms;
     gemm_launch_setup(l, op);   /* the query needs the opt-in already made */
-    cudaLaunchConfig_t cfg = {};   /* every field zero: no attributes, stream 0 */
-    cudaLaunchAttribute attr[1];
-    cfg.gridDim = dim3((unsigned)(op->num_sms / cluster * cluster), 1, 1);
-    cfg.blockDim = dim3((unsigned)l->threads, 1, 1);
-    cfg.dynamicSmemBytes = smem_layout_of(l->smem, op->stages).total;
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = (unsigned)cluster;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
+    cudaLaunchAttribute attr[2];
+    const cudaLaunchConfig_t cfg =
+        gemm_launch_config(attr, op->num_sms / cluster * cluster, l->threads,
+                           smem_layout_of(l->smem, op->stages).total, cluster, 0, 0);
     int clusters = 0;
     CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, l->kernel, &cfg));
     if (clusters < 1) {
@@ -178,9 +193,6 @@ static int gemm_persistent_grid(const gemm_launch_desc *l, const gemm_operands *
     const int whole = (tiles + cluster - 1) / cluster * cluster;
     return whole < clusters * cluster ? whole : clusters * cluster;
 }
-
-static void gemm_launch(const gemm_launch_desc *l, const gemm_operands *op, int grid,
-                        const void *params, cudaStream_t stream);
 
 /* The A and B maps every TMA step uses.  A[M][K]: boxes of bk k x a_rows
  * rows (bm, or a cluster CTA's share of it: step 08); B[N][K]: bk k x bn
@@ -238,27 +250,9 @@ static void gemm_launch(const gemm_launch_desc *l, const gemm_operands *op, int 
         CUDA_CHECK(cudaLaunchKernel(kernel, dim3((unsigned)grid), dim3((unsigned)l->threads), args,
                                     smem, stream));
     } else {
-        cudaLaunchConfig_t cfg = {};   /* every field zero: no attributes, stream 0 */
         cudaLaunchAttribute attr[2];
-        int n = 0;
-        cfg.gridDim = dim3((unsigned)grid, 1, 1);
-        cfg.blockDim = dim3((unsigned)l->threads, 1, 1);
-        cfg.dynamicSmemBytes = smem;
-        cfg.stream = stream;
-        if (l->cluster > 1) {
-            attr[n].id = cudaLaunchAttributeClusterDimension;
-            attr[n].val.clusterDim.x = (unsigned)l->cluster;
-            attr[n].val.clusterDim.y = 1;
-            attr[n].val.clusterDim.z = 1;
-            ++n;
-        }
-        if (l->cooperative) {
-            attr[n].id = cudaLaunchAttributeCooperative;
-            attr[n].val.cooperative = 1;
-            ++n;
-        }
-        cfg.attrs = attr;
-        cfg.numAttrs = (unsigned)n;
+        const cudaLaunchConfig_t cfg =
+            gemm_launch_config(attr, grid, l->threads, smem, l->cluster, l->cooperative, stream);
         CUDA_CHECK(cudaLaunchKernelExC(&cfg, kernel, args));
     }
     CUDA_CHECK_LAUNCH();

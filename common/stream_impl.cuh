@@ -78,20 +78,46 @@ static int stream_check(const float *hx, const float *hy, int64_t n, int work, i
     return EXIT_OK;
 }
 
-static int stream_main(int argc, char **argv, const stream_step *step)
+/* ---- stream_main, phase by phase --------------------------------------------
+ * open (flags, device), allocate (x, y and the copy's target), check, time
+ * (interleaved with a D2D copy), report (the summary line), trace, record
+ * (the CSV row), release, in that order, handing each other one stream_run.
+ * A phase that refuses or fails returns its exit code and stream_main
+ * returns it at once: the process ends, and with it everything still
+ * allocated. */
+typedef struct {
+    const stream_step *step;
+    args_options o;
+    device_info di;
+    int64_t n;                  /* elements of x and y */
+    size_t bytes;               /* of each */
+    float *hx, *hy;             /* host: the inputs, and y for the check */
+    float *x, *y, *ycopy;       /* device: y = f(x), and the copy's target */
+    stream_thunk_ctx sc;        /* the step's launch: its operands */
+    int64_t checked;            /* check: elements whose f was recomputed */
+    float ms, ms_copy;          /* time: medians of the step and the copy */
+    double clock, gbps, copy_gbps;
+} stream_run;
+
+/* The flags and the device (sm_90: every streaming step waits on mbarriers). */
+static int stream_open(stream_run *r, int argc, char **argv, const stream_step *step)
 {
     args_limits lim = {WORKLOAD_STREAM, step->min_stages, step->max_stages, step->default_stages,
                        COURSE_DEBUG_BUILD};
-    args_options o;
-    parse_or_exit(argc, argv, &lim, &o, step->summary);
+    memset(r, 0, sizeof *r);
+    r->step = step;
+    parse_or_exit(argc, argv, &lim, &r->o, step->summary);
 
     device_need need = {9, 0, 0, "the course builds for sm_90 (Hopper): mbarrier try_wait.parity"};
-    device_info di;
-    int rc = device_setup(o.device, need, &di);
-    if (rc) return rc;
+    return device_setup(r->o.device, need, &r->di);
+}
 
-    const int64_t n = o.n_elems;
-    const size_t bytes = (size_t)n * sizeof(float);
+/* Phase: allocate.  Refuses (exit 2) an n whose buffers do not fit before
+ * allocating anything. */
+static int stream_alloc(stream_run *r)
+{
+    const int64_t n = r->n = r->o.n_elems;
+    const size_t bytes = r->bytes = (size_t)n * sizeof(float);
     size_t free_b = 0, total_b = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     if (3.0 * (double)bytes > 0.9 * (double)free_b) {
@@ -100,94 +126,127 @@ static int stream_main(int argc, char **argv, const stream_step *step)
         return EXIT_BAD_ARGS;
     }
 
-    float *hx = (float *)malloc(bytes), *hy = (float *)malloc(bytes);
-    if (!hx || !hy) {
+    r->hx = (float *)malloc(bytes);
+    r->hy = (float *)malloc(bytes);
+    if (!r->hx || !r->hy) {
         fprintf(stderr, "--n-elems: cannot allocate %.2f GiB of host memory\n", 2.0 * bytes / (1 << 30));
         return EXIT_BAD_ARGS;
     }
-    uint64_t seed = o.seed;
-    for (int64_t i = 0; i < n; ++i) hx[i] = rng_float(&seed);
+    uint64_t seed = r->o.seed;
+    for (int64_t i = 0; i < n; ++i) r->hx[i] = rng_float(&seed);
 
-    float *x = NULL, *y = NULL, *ycopy = NULL;
-    CUDA_CHECK(cudaMalloc((void **)&x, bytes));
-    CUDA_CHECK(cudaMalloc((void **)&y, bytes));
-    CUDA_CHECK(cudaMalloc((void **)&ycopy, bytes));
-    CUDA_CHECK(cudaMemcpy(x, hx, bytes, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMalloc((void **)&r->x, bytes));
+    CUDA_CHECK(cudaMalloc((void **)&r->y, bytes));
+    CUDA_CHECK(cudaMalloc((void **)&r->ycopy, bytes));
+    CUDA_CHECK(cudaMemcpy(r->x, r->hx, bytes, cudaMemcpyHostToDevice));
 
-    stream_thunk_ctx sc;
-    memset(&sc, 0, sizeof sc);
-    sc.step = step;
-    sc.op.x = x; sc.op.y = y; sc.op.n = n; sc.op.work = o.work; sc.op.stages = o.stages;
-    sc.op.grid = di.num_sms; sc.op.trace = trace_disabled(); sc.op.plant_bug = o.plant_bug;
+    stream_operands *op = &r->sc.op;
+    r->sc.step = r->step;
+    op->x = r->x; op->y = r->y; op->n = n; op->work = r->o.work; op->stages = r->o.stages;
+    op->grid = r->di.num_sms; op->trace = trace_disabled(); op->plant_bug = r->o.plant_bug;
+    return EXIT_OK;
+}
 
-    /* 1. correctness: poison y (0xFF bytes = NaN), run once, compare. */
-    int64_t checked = 0;
-    if (!o.no_check) {
-        CUDA_CHECK(cudaMemset(y, 0xFF, bytes));
-        step->launch(&sc.op, 0);
-        CUDA_CHECK_LAUNCH();
-        sync_or_die(&di, "step kernel");
-        CUDA_CHECK(cudaMemcpy(hy, y, bytes, cudaMemcpyDeviceToHost));
-        rc = stream_check(hx, hy, n, o.work, &checked);
-        if (rc) return rc;
-    }
+/* Phase: check.  Poison y (0xFF bytes = NaN), run once, compare. */
+static int stream_check_run(stream_run *r)
+{
+    r->checked = 0;
+    if (r->o.no_check) return EXIT_OK;
+    CUDA_CHECK(cudaMemset(r->y, 0xFF, r->bytes));
+    r->step->launch(&r->sc.op, 0);
+    CUDA_CHECK_LAUNCH();
+    sync_or_die(&r->di, "step kernel");
+    CUDA_CHECK(cudaMemcpy(r->hy, r->y, r->bytes, cudaMemcpyDeviceToHost));
+    return stream_check(r->hx, r->hy, r->n, r->o.work, &r->checked);
+}
 
-    /* 2. timing, interleaved with a D2D copy of the same bytes. */
-    copy_thunk_ctx cc = {x, ycopy, bytes};
-    float ms = 0, ms_copy = 0;
-    time_interleaved(stream_thunk, &sc, copy_thunk, &cc, o.warmup, o.iters, &ms, &ms_copy);
-    double clock = sm_clock_mhz(&di);
-    sync_or_die(&di, "timed launches");
-    const double moved = 2.0 * (double)bytes;             /* x read + y written */
-    const double gbps = moved / (ms * 1e-3) / 1e9;
-    const double copy_gbps = moved / (ms_copy * 1e-3) / 1e9;
+/* Phase: time, interleaved with a D2D copy of the same bytes. */
+static void stream_time(stream_run *r)
+{
+    copy_thunk_ctx cc = {r->x, r->ycopy, r->bytes};
+    time_interleaved(stream_thunk, &r->sc, copy_thunk, &cc, r->o.warmup, r->o.iters, &r->ms, &r->ms_copy);
+    r->clock = sm_clock_mhz(&r->di);
+    sync_or_die(&r->di, "timed launches");
+    const double moved = 2.0 * (double)r->bytes;          /* x read + y written */
+    r->gbps = moved / (r->ms * 1e-3) / 1e9;
+    r->copy_gbps = moved / (r->ms_copy * 1e-3) / 1e9;
+}
 
+/* Phase: report, the summary line (and how much of y the check recomputed). */
+static void stream_print(const stream_run *r)
+{
+    const args_options *o = &r->o;
+    const long long n = (long long)r->n;
     printf("step%s %s: n=%lld work=%d stages=%d: %.4f ms %.1f GB/s | d2d copy %.4f ms %.1f GB/s | "
            "ratio %.3f | SM clock %.0f MHz | %s\n",
-           step->step, step->name, (long long)n, o.work, o.stages, ms, gbps, ms_copy, copy_gbps,
-           gbps / copy_gbps, clock,
-           o.no_check ? "check skipped (--no-check)" : "check ok");
-    if (!o.no_check && checked < n)
+           r->step->step, r->step->name, n, o->work, o->stages, r->ms, r->gbps, r->ms_copy, r->copy_gbps,
+           r->gbps / r->copy_gbps, r->clock,
+           o->no_check ? "check skipped (--no-check)" : "check ok");
+    if (!o->no_check && r->checked < r->n)
         printf("  (f recomputed for %lld of %lld elements: every element of the first and last two "
                "chunks and a stride elsewhere; all %lld scanned for unwritten NaN)\n",
-               (long long)checked, (long long)n, (long long)n);
+               (long long)r->checked, n, n);
+}
 
-    /* 3. one extra traced launch (never timed). */
-    if (o.trace) {
-        trace_host th;
-        memset(&th, 0, sizeof th);
-        trace_alloc(&th, STREAM_THREADS / 32, STREAM_TRACE_CAP, di.num_sms);
-        sc.op.trace = th.ctx;
-        step->launch(&sc.op, 0);
-        CUDA_CHECK_LAUNCH();
-        sync_or_die(&di, "traced launch");
-        rc = trace_write(&th, o.trace, "warp", step->step);
-        trace_free(&th);
-        if (rc) return rc;
-    }
+/* Phase: trace, one extra traced launch (never timed; --trace only). */
+static int stream_trace(stream_run *r)
+{
+    if (!r->o.trace) return EXIT_OK;
+    trace_host th;
+    memset(&th, 0, sizeof th);
+    trace_alloc(&th, STREAM_THREADS / 32, STREAM_TRACE_CAP, r->di.num_sms);
+    r->sc.op.trace = th.ctx;
+    r->step->launch(&r->sc.op, 0);
+    CUDA_CHECK_LAUNCH();
+    sync_or_die(&r->di, "traced launch");
+    const int rc = trace_write(&th, r->o.trace, "warp", r->step->step);
+    trace_free(&th);
+    return rc;
+}
 
-    if (o.csv) {
-        csv_row r;
-        row_store st;
-        memset(&r, 0, sizeof r);
-        r.step = step->step;
-        r.variant = o.variant ? o.variant : "default";
-        r.m = r.n = r.k = -1;
-        r.n_elems = n; r.work = o.work; r.stages = o.stages;
-        r.ms_median = ms; r.tflops = NAN; r.gbps = gbps;
-        r.ref_name = "d2d_copy"; r.ref_value = copy_gbps; r.ratio_to_ref = gbps / copy_gbps;
-        r.rel_err = o.no_check ? NAN : 0.0;
-        r.impl = "course"; r.repeat = o.repeat;   /* group, cluster, mode: do not apply */
-        row_fill_env(&r, &di, &st, clock);
-        rc = row_write(o.csv, &r);
-        if (rc) return rc;
-    }
+/* Phase: record, the CSV row (--csv only). */
+static int stream_record(const stream_run *r)
+{
+    const args_options *o = &r->o;
+    if (!o->csv) return EXIT_OK;
+    csv_row row;
+    row_store st;
+    memset(&row, 0, sizeof row);
+    row.step = r->step->step;
+    row.variant = o->variant ? o->variant : "default";
+    row.m = row.n = row.k = -1;
+    row.n_elems = r->n; row.work = o->work; row.stages = o->stages;
+    row.ms_median = r->ms; row.tflops = NAN; row.gbps = r->gbps;
+    row.ref_name = "d2d_copy"; row.ref_value = r->copy_gbps; row.ratio_to_ref = r->gbps / r->copy_gbps;
+    row.rel_err = o->no_check ? NAN : 0.0;
+    row.impl = "course"; row.repeat = o->repeat;   /* group, cluster, mode: do not apply */
+    row_fill_env(&row, &r->di, &st, r->clock);
+    return row_write(o->csv, &row);
+}
 
-    CUDA_CHECK(cudaFree(x));
-    CUDA_CHECK(cudaFree(y));
-    CUDA_CHECK(cudaFree(ycopy));
-    free(hx);
-    free(hy);
+/* Phase: release. */
+static void stream_release(stream_run *r)
+{
+    CUDA_CHECK(cudaFree(r->x));
+    CUDA_CHECK(cudaFree(r->y));
+    CUDA_CHECK(cudaFree(r->ycopy));
+    free(r->hx);
+    free(r->hy);
+}
+
+static int stream_main(int argc, char **argv, const stream_step *step)
+{
+    stream_run r;
+    int rc = stream_open(&r, argc, argv, step);
+    if (!rc) rc = stream_alloc(&r);
+    if (!rc) rc = stream_check_run(&r);
+    if (rc) return rc;
+    stream_time(&r);
+    stream_print(&r);
+    rc = stream_trace(&r);
+    if (!rc) rc = stream_record(&r);
+    if (rc) return rc;
+    stream_release(&r);
     return EXIT_OK;
 }
 

@@ -606,7 +606,8 @@ static void launch_step04(const gemm_operands *op, cudaStream_t stream)
     static int opted_in = 0;
     if (!opted_in) {
         const int fit = MIN_(MAX_STAGES, op->smem_optin / STAGE_BYTES);
-        gemm_require_stages(op, "04", MIN_STAGES, fit, ring_bytes);
+        gemm_require_stages("04", op->stages, op->smem_optin, MIN_STAGES, fit, ring_bytes(op->stages),
+                            ring_bytes(MIN_STAGES));
         for (int s = MIN_STAGES; s <= fit; ++s) opt_in((const void *)timed_kernel_for(s), s);
         opt_in((const void *)cpasync_multistage_traced, fit);
         opted_in = 1;

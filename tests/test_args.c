@@ -220,6 +220,132 @@ START_TEST(test_args_plant_bug_range)
 }
 END_TEST
 
+/* ---- every flag, through args_parse's flag table ------------------------------------ */
+
+/* Every flag of a workload at once (the parse() helper splits at most 31
+ * words): each lands in its own field. */
+START_TEST(test_args_every_flag_stored)
+{
+    args_options o;
+    char msg[512];
+    ck_assert_msg(parse(&gemm_debug_lim, "--m 64 --n 32 --k 16 --stages 3 --iters 9 --warmup 2 "
+                        "--seed 18446744073709551615 --no-check --csv c.csv --trace t.csv --variant lab "
+                        "--repeat 1000 --device 1023 --exact --ref-vs-ref",
+                        &o, msg) == ARGS_OK, "refused: %s", msg);
+    ck_assert_int_eq(o.m, 64); ck_assert_int_eq(o.n, 32); ck_assert_int_eq(o.k, 16);
+    ck_assert_int_eq(o.stages, 3);
+    ck_assert_int_eq(o.iters, 9);
+    ck_assert_int_eq(o.warmup, 2);
+    ck_assert_uint_eq(o.seed, UINT64_MAX);
+    ck_assert_int_eq(o.no_check, 1);
+    ck_assert_str_eq(o.csv, "c.csv");
+    ck_assert_str_eq(o.trace, "t.csv");
+    ck_assert_str_eq(o.variant, "lab");
+    ck_assert_int_eq(o.repeat, 1000);
+    ck_assert_int_eq(o.device, 1023);
+    ck_assert_int_eq(o.exact, 1);
+    ck_assert_int_eq(o.ref_vs_ref, 1);
+    ck_assert_msg(parse(&stream_group_lim, "--n-elems 17179869184 --work 100000 --stages 1 --warmup 0 "
+                        "--iters 100000 --repeat 1 --device 0 --plant-bug 1",
+                        &o, msg) == ARGS_OK, "refused: %s", msg);
+    ck_assert_int_eq(o.n_elems, (int64_t)1 << 34);
+    ck_assert_int_eq(o.work, 100000);
+    ck_assert_int_eq(o.stages, 1);
+    ck_assert_int_eq(o.iters, 100000);
+    ck_assert_int_eq(o.plant_bug, 1);
+    /* getopt_long takes an unambiguous prefix of a flag's name, and --name=value */
+    ck_assert_int_eq(parse(&gemm_lim, "--ite 7 --ref --stages=5", &o, msg), ARGS_OK);
+    ck_assert_int_eq(o.iters, 7);
+    ck_assert_int_eq(o.ref_vs_ref, 1);
+    ck_assert_int_eq(o.stages, 5);
+}
+END_TEST
+
+/* A flag of the other workload is refused by name before its value is
+ * read, and before the step's own conditions (--group, --mode). */
+static const struct { const args_limits *lim; const char *line, *name, *workload; } other_workload[] = {
+    {&gemm_lim, "--n-elems 5", "--n-elems", "GEMM"},
+    {&gemm_lim, "--n-elems x", "--n-elems", "GEMM"},
+    {&gemm_lim, "--work 3", "--work", "GEMM"},
+    {&stream_lim, "--m 5", "--m", "streaming"},
+    {&stream_lim, "--n 5", "--n", "streaming"},
+    {&stream_lim, "--k x", "--k", "streaming"},
+    {&stream_lim, "--exact", "--exact", "streaming"},
+    {&stream_lim, "--ref-vs-ref", "--ref-vs-ref", "streaming"},
+    {&stream_group_lim, "--group x", "--group", "streaming"},
+    {&stream_mode_lim, "--mode x", "--mode", "streaming"},
+    {&stream_lim, "--mo=dp", "--mode", "streaming"},
+};
+
+START_TEST(test_args_other_workload)
+{
+    args_options o;
+    char msg[512], want[128];
+    const int rc = parse(other_workload[_i].lim, other_workload[_i].line, &o, msg);
+    ck_assert_msg(rc == ARGS_BAD, "'%s' was not refused", other_workload[_i].line);
+    snprintf(want, sizeof want, "%s: not a flag of this step (it runs the %s workload", other_workload[_i].name,
+             other_workload[_i].workload);
+    ck_assert_msg(strstr(msg, want) != NULL, "'%s': message '%s' does not say '%s'", other_workload[_i].line,
+                  msg, want);
+}
+END_TEST
+
+/* The limits of the flags the first table leaves out. */
+static const struct { int gemm; const char *line, *flag, *rule; } more_bad[] = {
+    {0, "--iters 100001", "--iters", "between 1 and 100000"},
+    {0, "--warmup 100001", "--warmup", "between 0 and 100000"},
+    {0, "--repeat 0", "--repeat", "between 1 and 1000"},
+    {0, "--repeat 1001", "--repeat", "between 1 and 1000"},
+    {0, "--device 1024", "--device", "between 0 and 1023"},
+    {0, "--seed 18446744073709551616", "--seed", "below 2^64"},
+    {0, "--seed x", "--seed", "non-negative"},
+    {0, "--csv=", "--csv", "needs a file name"},
+    {0, "--trace=", "--trace", "needs a file name"},
+    {0, "--variant=", "--variant", "non-empty"},
+    {0, "--variant a\"b", "--variant", "quotes"},
+    {0, "--n-elems 17179869185", "--n-elems", "between 1 and 17179869184"},
+    {0, "--stages 3000000000", "--stages", "out of range"},
+    {1, "--m 2147483648", "--m", "between 1 and 2147483647"},
+    {1, "--k 99999999999999999999", "--k", "out of range"},
+    {1, "--k", "--k", "missing value"},
+    {1, "--mode dp", "--mode", "step 09"},
+};
+
+START_TEST(test_args_more_bad_input)
+{
+    args_options o;
+    char msg[512];
+    const int rc = parse(more_bad[_i].gemm ? &gemm_lim : &stream_lim, more_bad[_i].line, &o, msg);
+    ck_assert_msg(rc == ARGS_BAD, "'%s' was accepted", more_bad[_i].line);
+    ck_assert_msg(strstr(msg, more_bad[_i].flag) != NULL, "'%s': message '%s' does not name %s",
+                  more_bad[_i].line, msg, more_bad[_i].flag);
+    ck_assert_msg(strstr(msg, more_bad[_i].rule) != NULL, "'%s': message '%s' does not state the rule '%s'",
+                  more_bad[_i].line, msg, more_bad[_i].rule);
+}
+END_TEST
+
+/* Flags are read left to right: the first refusal (or --help) answers; the
+ * shape rules between --m, --n and --k come only after the last flag. */
+START_TEST(test_args_order)
+{
+    args_options o;
+    char msg[512];
+    ck_assert_int_eq(parse(&gemm_lim, "--m 0 --bogus", &o, msg), ARGS_BAD);
+    ck_assert_ptr_nonnull(strstr(msg, "--m:"));
+    ck_assert_int_eq(parse(&gemm_lim, "--bogus --m 0", &o, msg), ARGS_BAD);
+    ck_assert_ptr_nonnull(strstr(msg, "unknown option '--bogus'"));
+    ck_assert_int_eq(parse(&gemm_lim, "--help --m 0", &o, msg), ARGS_HELP);
+    ck_assert_int_eq(parse(&gemm_lim, "--m 0 --help", &o, msg), ARGS_BAD);
+    ck_assert_int_eq(parse(&gemm_lim, "--k 12 --help", &o, msg), ARGS_HELP);   /* K's rule: after the flags */
+    ck_assert_int_eq(parse(&gemm_lim, "--k 12 stray", &o, msg), ARGS_BAD);
+    ck_assert_ptr_nonnull(strstr(msg, "unexpected argument 'stray'"));
+    ck_assert_int_eq(parse(&gemm_lim, "--k 16 --k 12", &o, msg), ARGS_BAD);   /* the last value counts */
+    ck_assert_ptr_nonnull(strstr(msg, "multiple of 8"));
+    ck_assert_int_eq(parse(&gemm_lim, "--k 12 --k 16", &o, msg), ARGS_OK);
+    ck_assert_int_eq(o.k, 16);
+}
+END_TEST
+
 Suite *args_suite(void)
 {
     Suite *s = suite_create("args");
@@ -235,5 +361,11 @@ Suite *args_suite(void)
     tcase_add_test(ar, test_args_plant_bug_range);
     tcase_add_test(ar, test_args_mode);
     suite_add_tcase(s, ar);
+    TCase *fl = tcase_create("args_flags");
+    tcase_add_test(fl, test_args_every_flag_stored);
+    tcase_add_loop_test(fl, test_args_other_workload, 0, NELEMS(other_workload));
+    tcase_add_loop_test(fl, test_args_more_bad_input, 0, NELEMS(more_bad));
+    tcase_add_test(fl, test_args_order);
+    suite_add_tcase(s, fl);
     return s;
 }
