@@ -33,7 +33,7 @@ typedef struct {
     /* GEMM */
     int m, n, k;
     int exact;                  /* inputs in {-1,0,1}, result must match bit for bit */
-    int group;                  /* tile-scheduler group size (steps 06-07), default 8 */
+    int group;                  /* tile-scheduler group size (steps 06-09), default 8 */
     int mode;                   /* --mode: GEMM_MODE_AUTO (default), _DP or _SK (step 09) */
     /* both */
     int stages;

@@ -1,7 +1,7 @@
-/* epilogue.cuh — writing results to D straight from registers (steps 04-07).
+/* epilogue.cuh — writing results to D straight from registers (steps 04-09).
  *
  * Used where a TMA store cannot be: D's rows must start 16 bytes apart for a
- * tensor map, i.e. N a multiple of 8.  Steps 06-07 fall back to these stores
+ * tensor map, i.e. N a multiple of 8.  Steps 06-09 fall back to these stores
  * for other N; steps 04-05 use them always. */
 #ifndef COMMON_EPILOGUE_CUH
 #define COMMON_EPILOGUE_CUH

@@ -51,7 +51,7 @@ typedef struct {
     int stages;               /* --stages */
     int num_sms;              /* for persistent grids */
     int smem_optin;           /* shared memory one CTA may opt in to, bytes (device attribute) */
-    int group;                /* --group: tile-scheduler group size (steps 06-07) */
+    int group;                /* --group: tile-scheduler group size (steps 06-09) */
     void *plan;               /* what step->prepare built for these buffers, or NULL */
     trace_ctx trace;          /* tracing off unless --trace (recs == NULL) */
     int plant_bug;            /* DEBUG builds: --plant-bug, else 0 */
@@ -85,7 +85,7 @@ typedef struct {
     /* Timeline units per CTA (warps or warpgroups) and their kind. */
     int trace_units;
     const char *trace_unit_kind;
-    /* 1: the step has a tile scheduler and takes --group (steps 06-07). */
+    /* 1: the step has a tile scheduler and takes --group (steps 06-09). */
     int has_group;
     /* Optional: device workspace the step's kernels share across CTAs, in
      * bytes for these operands (0 or NULL: none). */

@@ -1,4 +1,4 @@
-/* named_barrier.cuh — the 16 hardware barriers of a CTA, by number (steps 06-07).
+/* named_barrier.cuh — the 16 hardware barriers of a CTA, by number (steps 06-09).
  *
  * __syncthreads() is barrier 0 with every thread of the CTA.  The same
  * hardware offers 15 more, each with a thread count of our choosing, so a

@@ -24,7 +24,7 @@
  *
  * The boxes come first so that every A, B and D region starts on an atom
  * without padding; the barriers, which need only 8 bytes, go last.  Plain C
- * (HD = __host__ __device__ under nvcc); the offsets are those steps 05-07
+ * (HD = __host__ __device__ under nvcc); the offsets are those steps 05-09
  * always used, so the kernels' address arithmetic is unchanged. */
 #ifndef COMMON_SMEM_LAYOUT_H
 #define COMMON_SMEM_LAYOUT_H

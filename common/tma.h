@@ -5,7 +5,7 @@
  * matrix's shape, row stride, box and shared-memory swizzle: that description
  * is a 128-byte CUtensorMap that the host builds once with the driver's
  * cuTensorMapEncodeTiled and the kernel receives as a __grid_constant__
- * parameter (steps 05-07).
+ * parameter (steps 05-09).
  *
  * The driver's answer to a bad parameter is CUDA_ERROR_INVALID_VALUE with no
  * hint of which one.  So the rules from cuda.h are checked here first, in

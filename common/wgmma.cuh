@@ -23,8 +23,8 @@
  * copy, a spill, the epilogue's conversion) across it.
  *
  * Shapes wrapped here: m64nNk16 for N = 128, 192 and 256 (a warpgroup
- * computes a 64 x N block in N/2 f32 registers per thread; step 05-06 use
- * N = 256, step 07 N = 128 by default).  bf16 inputs, f32 accumulators, both
+ * computes a 64 x N block in N/2 f32 registers per thread; steps 05-06 use
+ * N = 256, steps 07-09 N = 128 by default).  bf16 inputs, f32 accumulators, both
  * operands K-major from shared memory, no negation or transposition. */
 #ifndef COMMON_WGMMA_CUH
 #define COMMON_WGMMA_CUH

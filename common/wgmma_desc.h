@@ -1,5 +1,5 @@
 /* wgmma_desc.h — how a warpgroup MMA finds its operands in shared memory, and
- * where its results land in registers.  Shared by the kernels (steps 05-07)
+ * where its results land in registers.  Shared by the kernels (steps 05-09)
  * and the CPU tests: HD is __host__ __device__ under nvcc, nothing under gcc.
  *
  * 1. The shared-memory matrix descriptor

@@ -84,7 +84,7 @@
  * Measured (NOTES.md): 128 x 128 is the default; 128 x 192 is faster where
  * its tiles divide the grid of SMs well (8192^3) and slower where they do
  * not (4096^3: 704 tiles = 5.3 per SM, so some SMs run 6).
- *   make step07 BUILD=build/v NVCC_EXTRA="-DBN=192"   (the register split follows) */
+ *   make step08 BUILD=build/v NVCC_EXTRA="-DBN=192"   (the register split follows) */
 #ifndef WG_M_BLOCKS
 #define WG_M_BLOCKS 2
 #endif
