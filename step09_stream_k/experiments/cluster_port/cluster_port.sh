@@ -9,6 +9,8 @@
 # step09_repeat_check, tests/run_tests (built on the CPU machine).
 # OUT/bench_cluster_port.csv: rows in the course CSV's schema (append to
 # plots/results/<gpu>.csv without its header line).  ~2.5 minutes on an H100.
+# It printed logs/cluster_port/ (cluster_port.log, planted.log,
+# bench_cluster_port.csv) in session 3, run by session3/call1.sh.
 B=${1:-build}
 O=${2:-/tmp}
 L=$O/cluster_port.log
