@@ -39,7 +39,7 @@ say "# 4. timeline, 1024x1024x14336 auto"
 $B/step09_stream_k --m 1024 --n 1024 --k 14336 --trace "$O/timeline_step09.csv" --iters 1 --warmup 0 2>&1 |
     tail -1 | tee -a "$L"
 
-say "# 5. timing: ratio to cuBLAS interleaved (median of --iters 20); auto x3 as bench rows"
+say "# 5. timing: ratio to cuBLAS interleaved (the harness's median; 20 launches in the committed logs); auto x3 as bench rows"
 run09() { # run09 SHAPE MODE: one process, its row in CSV, prints ratio(ms)
     m=${1%%x*}; r=${1#*x}; n=${r%%x*}; k=${r#*x}
     out=$($B/step09_stream_k --m "$m" --n "$n" --k "$k" --mode "$2" --no-check --csv "$CSV" 2>&1)
