@@ -1,25 +1,24 @@
 #!/bin/bash
 # one_slot.sh — why is step 03 at --stages 1 slower than step 02 (the same
-# one-slot protocol)?  And the ncu cycle counts of steps 06 and 07 at the
-# same revision (the pingpong-vs-cooperative comparison of step 07).
+# one-slot protocol)?  It printed one_slot.csv at git 306208a; its second
+# part then, the ncu cycle counts of steps 06 and 07, is now
+# step07_pingpong/experiments/ncu_cycles.sh.
 #
 #   build (no GPU needed):  step03_staged_pipeline/experiments/one_slot.sh build
 #   run (on the GPU):       step03_staged_pipeline/experiments/one_slot.sh run
 #
-# Part 1: step 02, step 03 --stages 1, and step 03 without its test_wait
+# Step 02, step 03 --stages 1, and step 03 without its test_wait
 # peek (a copy with both consumer_test_wait calls replaced by 0, so the
 # consumer always blocks in consumer_wait, exactly as step 02 does), in
 # alternating processes (A B C A B C A B C), work 64, each interleaved with
-# the D2D copy as usual; ms and SM clock of every process in $OUT.
-# Part 2: ncu "Elapsed Cycles" (SM clock domain) of steps 06 and 07 at
-# 8192^3, 4096x4096x14336 and 4096x14336x4096: cycles do not depend on the
-# clock that the power cap sets.
+# the D2D copy as usual; ms and SM clock of every process in $OUT
+# (one_slot.log: each process's result line; one_slot.csv: its row).
 set -u
 B=build/one_slot
 OUT=${OUT:-/tmp/one_slot}
 case "${1:-}" in
 build)
-    make step02 step03 step06 step07 BUILD=$B >/dev/null || exit 1
+    make step02 step03 BUILD=$B >/dev/null || exit 1
     sed -e 's/uint32_t ready = consumer_test_wait(full, cs.index, cs.phase);/uint32_t ready = 0;/' \
         -e 's/ready = consumer_test_wait(full, cs.index, cs.phase);   \/\* peek/ready = 0;   \/* no peek/' \
         step03_staged_pipeline/kernel.cu > $B/step03_nopeek.cu
@@ -35,18 +34,8 @@ run)
     for r in 1 2 3; do
         for v in "step02_async_pipeline" "step03_staged_pipeline --stages 1" "step03_nopeek --stages 1"; do
             set -- $v
-            $B/$1 ${2:-} ${3:-} --work 64 --variant "${1}_r$r" --csv "$OUT/one_slot.csv" 2>&1 | tail -1 |
+            $B/$1 ${2:-} ${3:-} --work 64 --variant "${1}_r$r" --csv "$OUT/one_slot.csv" 2>&1 | grep ' ms ' |
                 sed "s/^/r$r $1: /" | tee -a "$OUT/one_slot.log"
-        done
-    done
-    for s in "8192 8192 8192" "4096 4096 14336" "4096 14336 4096"; do
-        set -- $s
-        for b in step06_persistent step07_pingpong; do
-            timeout 100 ncu --kernel-name regex:"persistent_kernel|pingpong_kernel" --launch-skip 1 --launch-count 1 \
-                --section SpeedOfLight $B/$b --m $1 --n $2 --k $3 --iters 1 --warmup 1 --no-check \
-                > "$OUT/ncu_${b%%_*}_$1_$2_$3.txt" 2>&1
-            echo "$b $1x$2x$3: $(grep -E 'SM Frequency|Elapsed Cycles|Duration' "$OUT/ncu_${b%%_*}_$1_$2_$3.txt" |
-                awk '{printf "%s %s %s; ", $1, $(NF-1), $NF}')" | tee -a "$OUT/ncu_cycles.log"
         done
     done ;;
 *) echo "usage: $0 build|run" >&2; exit 2 ;;

@@ -1,4 +1,9 @@
 #!/bin/bash
+# group_sweep.sh — which raster group (4, 8, 16, 32 tiles) for step 06 and
+# for step 07 at 128 x 128 and 128 x 192, at four shapes?  Builds into build/v
+# (no GPU), then times each against cuBLAS (GPU).  It printed group_sweep.log
+# (NOTES.md, item 3).
+#   OUT=/tmp/out bash step07_pingpong/experiments/group_sweep.sh
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p $OUT
 mkdir -p build/common build/v
@@ -13,7 +18,7 @@ for s in "8192 8192 8192" "4096 14336 4096" "4096 4096 14336" "4096 4096 4096"; 
   set -- $s
   for B in s06 p128x128 p128x192; do
     for g in 4 8 16 32; do
-      echo "$B $s g$g $(timeout 60 build/v/$B --m $1 --n $2 --k $3 --group $g --iters 30 --no-check 2>&1 | tail -1 | grep -o '[0-9.]* ms [0-9.]* TFLOP/s | cuBLAS [0-9.]* ms [0-9.]* TFLOP/s | ratio [0-9.]*\|SM clock [0-9]* MHz' | tr '\n' ' ')"
+      echo "$B $s g$g $(timeout 60 build/v/$B --m $1 --n $2 --k $3 --group $g --iters 30 --no-check 2>&1 | grep -v '^  timing:' | tail -1 | grep -o '[0-9.]* ms [0-9.]* TFLOP/s | cuBLAS [0-9.]* ms [0-9.]* TFLOP/s | ratio [0-9.]*\|SM clock [0-9]* MHz' | tr '\n' ' ')"
     done
   done
 done

@@ -1,4 +1,9 @@
 #!/bin/bash
+# ncu_variants.sh — what bounds step 06 and the 128 x 128 / 128 x 192 tiles
+# of step 07 (ncu's speed-of-light, memory and compute sections, one launch
+# each)?  Builds into build/v (no GPU), then runs ncu (GPU).  It printed the
+# ncu_s06_*, ncu_p128x128_* and ncu_p128x192_* files (NOTES.md, item 2).
+#   OUT=/tmp/out bash step07_pingpong/experiments/ncu_variants.sh
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p $OUT
 mkdir -p build/common build/v

@@ -3,12 +3,14 @@
 # The GPU half of the issue-14 refactor guard (tests/sass_compare.sh is the
 # SASS half): steps 05-07 before (OLD_DIR: binaries built from main at
 # 8b2908b) and after (NEW_BUILD) alternated process by process, ROUNDS
-# processes of each at the bench's quick GEMM shapes, then the whole test
-# runner (GPU suites and planted-bug diagnoses; DEBUG builds in
-# NEW_BUILD/debug) and the four sanitizer tools.  Every run is --no-check
+# processes of each at the bench's quick GEMM shapes.  (The test runner and
+# tests/sanitize.sh ran in the same GPU call, outside this script:
+# refactor_guard_h100/tests.log and sanitize.*.)  Every run is --no-check
 # (the checked runs are the tests'); each prints the harness's median of
-# --iters launches, interleaved with cuBLAS.  Logs go to OUT_DIR; the
-# last lines printed are the table: per step and shape, the old binary's
+# ITERS (20) launches, interleaved with cuBLAS (20 was the harness's default
+# when the guard ran; the harness now picks a count itself unless told, and
+# both binaries of an A/B must time alike).  Logs go to OUT_DIR; the last
+# lines printed are the table: per step and shape, the old binary's
 # median, min and max over its processes, the new binary's, and whether the
 # new median lies inside [old min, old max].
 set -u
@@ -16,6 +18,7 @@ OLD=${1:?old binaries}
 NEW=${2:?new build dir}
 OUT=${3:?out dir}
 ROUNDS=${ROUNDS:-3}
+ITERS=${ITERS:-20}
 mkdir -p "$OUT"
 RAW="$OUT/ab_runs.txt"
 : > "$RAW"
@@ -28,7 +31,7 @@ for r in $(seq 1 "$ROUNDS"); do
             set -- $(echo "$sh" | tr ',' ' ')
             for which in old new; do
                 if [ $which = old ]; then bin="$OLD/$s"; else bin="$NEW/$s"; fi
-                line=$("$bin" --m "$1" --n "$2" --k "$3" --no-check 2>&1 | grep " ms " | head -n1)
+                line=$("$bin" --m "$1" --n "$2" --k "$3" --iters "$ITERS" --no-check 2>&1 | grep " ms " | head -n1)
                 ms=$(echo "$line" | sed -n 's/.*stages=[0-9]*: \([0-9.]*\) ms.*/\1/p')
                 ratio=$(echo "$line" | sed -n 's/.*ratio \([0-9.]*\).*/\1/p')
                 echo "$r $s ${1}x${2}x${3} $which ${ms:-NA} ${ratio:-NA}" >> "$RAW"
@@ -36,7 +39,7 @@ for r in $(seq 1 "$ROUNDS"); do
         done
     done
 done
-echo "== A/B (ms: median over processes [min, max]; each process: median of 20 launches)"
+echo "== A/B (ms: median over processes [min, max]; each process: median of $ITERS launches)"
 awk '
 { key = $2 " " $3; v[key, $4, ++n[key, $4]] = $5; r[key, $4, n[key, $4]] = $6; keys[key] = 1 }
 function med(a, k, w, m,   i, j, t, x) {

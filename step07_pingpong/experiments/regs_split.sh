@@ -21,8 +21,10 @@ for st in step06_persistent step07_pingpong; do
     test "$(grep -c 'no setmaxnreg' "$T/${st}_nosplit.cu")" -eq 2
 done
 CUOBJ=${CUOBJDUMP:-$(command -v cuobjdump || true)}
-[ -z "$CUOBJ" ] && [ -x /tmp/tools/cuobjdump ] && CUOBJ=/tmp/tools/cuobjdump
-[ -z "$CUOBJ" ] && CUOBJ=$(ls build/deps/*/bin/cuobjdump 2>/dev/null | head -1)
+[ -z "$CUOBJ" ] && CUOBJ=$(find -L build/deps -name cuobjdump -type f 2>/dev/null | head -1)
+# cuobjdump -sass runs nvdisasm (make deps puts both under build/deps, as make sass does)
+ND=$(command -v nvdisasm || find -L build/deps -name nvdisasm -type f 2>/dev/null | head -1)
+[ -n "$ND" ] && PATH="$(dirname "$ND"):$PATH"
 NV="nvcc -O3 -std=c++17 -Icommon -gencode=arch=compute_90a,code=sm_90a -c -Xptxas -v"
 for build in "step06_persistent 256" "step07_pingpong 128" "step07_pingpong 192"; do
   set -- $build; st=$1; bn=$2
@@ -33,14 +35,15 @@ for build in "step06_persistent 256" "step07_pingpong 128" "step07_pingpong 192"
     $NV -I$st $flags "$src" -o "$T/k.o" > "$T/log" 2>&1
     # ptxas prints, per kernel: "Compiling entry function '<name>'", then
     # "N bytes spill stores, M bytes spill loads", then "Used R registers".
+    # Only the step's two kernels: the harness compiles others (an L2 flush).
     awk -v bn="${st%%_*} BN=$bn" -v sp=$split '
-      /Compiling entry function/ { k = ($0 ~ /traced/) ? "traced" : "timed" }
+      /Compiling entry function/ { k = ($0 ~ /traced/) ? "traced" : "timed"; ours = ($0 ~ /persistent_kernel|pingpong_kernel/) }
       /bytes spill stores/ { st = $5; ld = $9 }
-      /Used [0-9]+ registers/ { for (i = 1; i <= NF; i++) if ($i == "Used") r = $(i + 1);
+      /Used [0-9]+ registers/ { if (!ours) next; for (i = 1; i <= NF; i++) if ($i == "Used") r = $(i + 1);
                                 printf "%s setmaxnreg %-7s %-6s kernel: %s registers, %s B spill stores, %s B spill loads\n",
                                        bn, sp, k, r, st, ld }' "$T/log"
     if [ -n "$CUOBJ" ]; then
-      hi=$("$CUOBJ" -sass "$T/k.o" | awk '/Function :/ { t = ($0 ~ /traced/) } !t' |
+      hi=$("$CUOBJ" -sass "$T/k.o" | awk '/Function :/ { t = ($0 ~ /traced/) || ($0 !~ /persistent_kernel|pingpong_kernel/) } !t' |
            grep -o '\bR[0-9]*\b' | tr -d R | sort -n | tail -1)
       echo "${st%%_*} BN=$bn setmaxnreg $split timed  kernel: highest register in the SASS: R$hi"
     fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """placement_model.py — what the measured CTA placement does to L2 traffic.
 
-Reads probe.log (probe_cluster.cu's output on the H100):
+Reads probe_cluster.cu's output on the H100 (probe_cluster.log):
   * %smid of every CTA for a plain launch and for cluster launches;
   * L2 hit latency of 96 addresses from every SM.  Each SM finds some
     addresses ~30 cycles nearer than others; the SMs split into two sets of
@@ -16,9 +16,10 @@ reads it through the L2 fabric).  Printed: panel-rows per wave summed over
 the halves, in units of 128-row panels, and how many panels were needed in
 both halves; lower is better.
 
-Usage: placement_model.py probe.log
+Usage: placement_model.py [probe_cluster.log]   (no GPU needed; the table of NOTES.md, section 1)
 """
 import math
+import os
 import re
 import sys
 
@@ -104,7 +105,23 @@ def wave_cost(side_of_cluster, start, cluster_tiles, cm, cn, tiles_m, tiles_n, g
 
 
 def main():
-    place, lat = read_probe(sys.argv[1] if len(sys.argv) > 1 else "probe.log")
+    # exit codes as the course's programs: 2 for arguments (here: a file that
+    # is not probe_cluster.cu's output)
+    if len(sys.argv) > 2 or (len(sys.argv) == 2 and sys.argv[1] in ("-h", "--help")):
+        print("usage: placement_model.py [probe_cluster.log]", file=sys.stdout if len(sys.argv) == 2 else sys.stderr)
+        sys.exit(0 if len(sys.argv) == 2 else 2)
+    path = sys.argv[1] if len(sys.argv) > 1 else \
+        os.path.join(os.path.dirname(os.path.abspath(__file__)), "probe_cluster.log")
+    try:
+        place, lat = read_probe(path)
+    except (OSError, UnicodeDecodeError, AttributeError, IndexError, ValueError) as e:
+        print("placement_model.py: cannot read %s as probe_cluster's output: %s" % (path, e), file=sys.stderr)
+        sys.exit(2)
+    missing = [m for m in ("plain0", "cluster1", "cluster2") if m not in place]
+    if missing or len(lat) < 2:
+        print("placement_model.py: %s lacks %s" % (path, ", ".join(["placement " + m for m in missing] +
+              (["the l2 latency rows"] if len(lat) < 2 else []))), file=sys.stderr)
+        sys.exit(2)
     side = l2_sides(lat)
     print("L2 half of each SM (2-means on latency):")
     for h in (0, 1):

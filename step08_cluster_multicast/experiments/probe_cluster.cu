@@ -16,7 +16,10 @@
  *
  * Build: nvcc -O3 -std=c++17 -Icommon -gencode=arch=compute_90a,code=sm_90a \
  *          step08_cluster_multicast/experiments/probe_cluster.cu -o build/probe_cluster
- * Run:   build/probe_cluster > placement.log   (plain text, one section per fact) */
+ * Run:   build/probe_cluster > probe_cluster.log   (plain text, one section per fact)
+ * Exit codes (the course's): 0 done; 1 a CUDA call failed; 2 an argument was
+ * given (it takes none); 3 no device of compute capability 9.0 (the code is
+ * sm_90a only, and clusters need 9.0). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -343,10 +346,27 @@ static void arrive_bench(void)
     CK(cudaFree(sink));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc > 1) {
+        int help = strcmp(argv[1], "--help") == 0;
+        fprintf(help ? stdout : stderr, "usage: %s   (no arguments; the facts go to stdout)\n", argv[0]);
+        return help ? 0 : 2;
+    }
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        fprintf(stderr, "no CUDA device available (%s): this probe needs a GPU of compute capability 9.0\n",
+                e == cudaSuccess ? "device count is 0" : cudaGetErrorString(e));
+        return 3;
+    }
     cudaDeviceProp p;
     CK(cudaGetDeviceProperties(&p, 0));
+    if (p.major != 9 || p.minor != 0) {
+        fprintf(stderr, "device 0 (%s) has compute capability %d.%d; this probe is built for sm_90a "
+                "(clusters, distributed shared memory) and needs exactly 9.0\n", p.name, p.major, p.minor);
+        return 3;
+    }
     const int sms = p.multiProcessorCount;
     printf("device %s, %d SMs, L2 %d MB\n", p.name, sms, p.l2CacheSize >> 20);
     CK(cudaFuncSetAttribute(placement_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM));

@@ -1,8 +1,8 @@
 #!/bin/sh
-# rows_to_csv.sh — step 09's session-2 rows (experiments/logs/bench_step09.csv,
+# rows_to_csv.sh — step 09's session-2 rows (logs/l2_aware_plan/bench_step09.csv,
 # written before the CSV had the columns impl,group,cluster,mode,repeat) in
 # the course CSV's current schema, appended to plots/results/<gpu>.csv.
-# What each run was is known from the plan it printed (logs/plans.log): the
+# What each run was is known from the plan it printed (its plans.log): the
 # variant's _dp / _sk suffix was the forced --mode; auto ran whole tiles
 # ("dp") everywhere but 1024x1024x14336, where it ran the L2-aware split
 # ("sk_l2").  impl course, group 8 (default), cluster 1; repeat 1-3 for auto's
@@ -11,7 +11,7 @@
 # longer picks the plan they ran (NOTES.md).
 #   sh step09_stream_k/experiments/rows_to_csv.sh plots/results/NVIDIA_H100_80GB_HBM3.csv
 set -eu
-IN=$(dirname "$0")/logs/bench_step09.csv
+IN=$(dirname "$0")/logs/l2_aware_plan/bench_step09.csv
 awk -F, -v OFS=, '
 NR == 1 { next }
 {

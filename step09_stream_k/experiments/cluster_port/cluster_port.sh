@@ -9,6 +9,8 @@
 # step09_repeat_check, tests/run_tests (built on the CPU machine).
 # OUT/bench_cluster_port.csv: rows in the course CSV's schema (append to
 # plots/results/<gpu>.csv without its header line).  ~2.5 minutes on an H100.
+# It printed logs/cluster_port/ (cluster_port.log, planted.log,
+# bench_cluster_port.csv) in session 3, run by session3/call1.sh.
 B=${1:-build}
 O=${2:-/tmp}
 L=$O/cluster_port.log
@@ -25,7 +27,7 @@ say "planted rc=$?: $(grep -m1 'HANG' "$O/planted.log")"
 say "# 3. bitwise identical run to run, --mode sk (30 launches)"
 timeout 60 $B/step09_repeat_check 1024 1024 14336 2 30 2>&1 | tail -2 | tee -a "$L"
 timeout 60 $B/step09_repeat_check 1000 1001 2048 2 30 2>&1 | tail -2 | tee -a "$L"
-say "# 4. timing: ratio to cuBLAS interleaved (median of --iters 20); step 09 auto and step 08 alternated, 3 processes each"
+say "# 4. timing: ratio to cuBLAS interleaved (the harness's median; 20 launches in the committed logs); step 09 auto and step 08 alternated, 3 processes each"
 C=$O/bench_cluster_port.csv
 for s in 1024x1024x14336 2048x2048x2048 4096x4096x4096 4096x4096x14336 8192x8192x8192; do
     m=${s%%x*}; r=${s#*x}; n=${r%%x*}; k=${r#*x}

@@ -1,16 +1,18 @@
 #!/bin/sh
-# call2.sh — session 3's second GPU call (after the cluster port was promoted):
+# model_refit.sh — what does a streamed k-tile and a split tile's fixup cost
+# on the cluster build (the constants of auto's model)?  It printed
+# logs/model_refit.log in session 3 (as session3/call2.sh):
 #  1. step 09's timeline at 1024 x 1024 x 14336 (the fixup now has its own phase);
 #  2. the refit data for auto's model: at shapes where auto keeps whole tiles
 #     but a two-offset streamed plan exists, that plan (build/step09_sk2 =
 #     kernel.cu with -DSK_MIN_GAIN_PCT=-900: auto always takes its best
 #     streamed candidate) against --mode dp, alternated, 2 processes each;
 #  3. the bench of steps 08-09 and their CUTLASS peers (SHAPES=$3 if given).
-#   sh step09_stream_k/experiments/session3/call2.sh build "$OUT" ["shapes"]
-# (CALL2_BENCH=0 skips part 3, the 5-minute bench.)
+#   sh step09_stream_k/experiments/model_refit.sh build "$OUT" ["shapes"]
+# (REFIT_BENCH=0 skips part 3, the 5-minute bench.)
 B=${1:-build}
 O=${2:-/tmp}
-L=$O/call2.log
+L=$O/model_refit.log
 say() { echo "$*" | tee -a "$L"; }
 say "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1)"
 timeout 60 $B/step09_stream_k --trace "$O/timeline_step09.csv" --m 1024 --n 1024 --k 14336 >>"$L" 2>&1
@@ -29,7 +31,7 @@ for s in 1024x1024x2048 1024x1024x4096 1000x1000x8192 1536x1536x8192 3072x3072x4
     done
     say "$line"
 done
-[ "${CALL2_BENCH:-1}" = 1 ] || exit 0   # CALL2_BENCH=0: parts 1-2 only (README, exercise 6)
+[ "${REFIT_BENCH:-1}" = 1 ] || exit 0   # REFIT_BENCH=0: parts 1-2 only (README, exercise 6)
 say "# bench steps 08 09 + peers"
 if [ -n "${3:-}" ]; then export SHAPES="$3"; fi
 STEPS="08 09" BENCH_LOG=$O/bench.log timeout 480 sh plots/bench.sh "$B" "$O/bench_0809.csv" gemm >"$O/bench_stdout.txt" 2>&1

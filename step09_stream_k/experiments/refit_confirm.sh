@@ -1,14 +1,17 @@
 #!/bin/sh
-# call5.sh — session 3's last H100 call, after auto's model was refitted
-# (SK_RATE_PCT 150 -> 115, exact sharing count): step 09's GPU tests (the
+# refit_confirm.sh — after auto's model was refitted (SK_RATE_PCT 150 -> 115,
+# exact sharing count), are its new choices faster, and is the step still
+# correct?  And is it at CUTLASS's stream-K where it is closest (1024 x 4096
+# x 14336)?  It printed logs/refit_confirm/ in session 3 (as
+# session3/call5.sh): step 09's GPU tests (the
 # stream_k case: auto now splits 1536 x 1536 x 8192 and 1000 x 1000 x 2048),
 # the four sanitizers on step 09, auto against --mode dp where the refit
 # changed auto's choice (alternated, 2 processes each), and step 09 against
 # CUTLASS's stream-K peer at 1024 x 4096 x 14336 (alternated, 3 each).
-#   sh step09_stream_k/experiments/session3/call5.sh build "$OUT"
+#   sh step09_stream_k/experiments/refit_confirm.sh build "$OUT"
 B=${1:-build}
 O=${2:-/tmp}
-L=$O/call5.log
+L=$O/refit_confirm.log
 say() { echo "$*" | tee -a "$L"; }
 say "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1)"
 CK_RUN_SUITE=gpu CK_RUN_CASE=stream_k COURSE_BUILD=$B timeout 200 $B/tests/run_tests >"$O/tests_step09.txt" 2>&1
@@ -17,7 +20,7 @@ grep -E ":F:|:E:" "$O/tests_step09.txt" | head | tee -a "$L"
 mkdir -p "$O/sb" && cp "$B/step09_stream_k" "$O/sb/"
 timeout 200 sh tests/sanitize.sh "$O/sb" "$O/sanitize_step09.md" >>"$L" 2>&1
 say "sanitize rc=$?"; rm -f "$O/sb/step09_stream_k"
-C=$O/call5.csv
+C=$O/refit_confirm.csv
 for s in 1024x1024x2048 1024x1024x4096 1536x1536x8192; do
     m=${s%%x*}; r=${s#*x}; n=${r%%x*}; k=${r#*x}
     line="$s"
@@ -36,4 +39,4 @@ for rep in 1 2 3; do
     line="$line cutlass $(echo "$out" | grep -o 'ratio [0-9.]*' | cut -d' ' -f2)"
 done
 say "$line"
-say "call5 done"
+say "refit_confirm done"

@@ -1,10 +1,11 @@
 #!/bin/sh
-# call6.sh — evidence for the gaps step 09 leaves (NOTES.md, "Goals"): ncu on
+# gaps_ncu.sh — where do the two gaps step 09 leaves come from (NOTES.md,
+# "Goals")?  It printed logs/gaps_ncu/ in session 3 (as session3/call6.sh): ncu on
 # the GEMM kernels of one run each (step 09's pingpong_kernel, cuBLAS's kernel
 # in the same process, CUTLASS's stream-K peer) at 1024 x 4096 x 14336 (the
 # one shape below CUTLASS) and 2048^3 (0.92 of cuBLAS).  ncu holds the clock
 # at base, so compare cycles and shares, not times.
-#   sh step09_stream_k/experiments/session3/call6.sh build "$OUT"
+#   sh step09_stream_k/experiments/gaps_ncu.sh build "$OUT"
 B=${1:-build}
 O=${2:-/tmp}
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)

@@ -1,15 +1,18 @@
 #!/bin/sh
-# prototype.sh — step 09's first GPU session: is it correct in every mode,
-# deterministic, diagnosable, and where does stream-K pay?  One call, logs to OUT.
+# textbook_sk.sh — does textbook stream-K pay, and where?  Is it correct in
+# every mode (dp, sk, auto), deterministic, diagnosable?  One GPU call, logs
+# to OUT.  As prototype.sh it printed logs/textbook_sk.log in session 1 (the
+# step-07-based build; committed in 9b34606); run today it measures today's
+# kernel.
 #
-#   sh step09_stream_k/experiments/prototype.sh BUILD OUT
+#   sh step09_stream_k/experiments/textbook_sk.sh BUILD OUT
 #
 # BUILD holds step07_pingpong, step09_stream_k, debug/step09_stream_k and
 # step09_repeat_check (experiments/repeat_check.cu).  Step 07 runs beside
 # step 09 in the same session so their ratios to cuBLAS compare.
 B=${1:-build}
 O=${2:-/tmp}
-L=$O/prototype.log
+L=$O/textbook_sk.log
 : >"$L"
 Q="--iters 1 --warmup 0"
 fail=0
@@ -40,7 +43,7 @@ timeout 30 $B/debug/step09_stream_k --plant-bug 5 --m 1024 --n 1024 --k 14336 $Q
 say "planted rc=$? (want nonzero, not 124)"; tail -12 "$O/planted.log" | tee -a "$L"
 
 say "# 4. timeline at 1024x1024x14336 (auto)"
-$B/step09_stream_k --m 1024 --n 1024 --k 14336 --trace "$O/timeline_step09.csv" $Q 2>&1 | tail -2 | tee -a "$L"
+$B/step09_stream_k --m 1024 --n 1024 --k 14336 --trace "$O/timeline_step09.csv" $Q 2>&1 | grep -v '^  timing:' | tail -2 | tee -a "$L"
 
 say "# 5. timing: step 07, step 09 dp / sk / auto, ratio to cuBLAS interleaved"
 for s in 1024x1024x14336 512x4096x4096 2048x2048x2048 4096x4096x4096 1024x4096x4096 2048x4096x14336 \
@@ -58,4 +61,4 @@ for s in 1024x1024x14336 512x4096x4096 2048x2048x2048 4096x4096x4096 1024x4096x4
   done
   say "$line"
 done
-say "prototype done, fail=$fail"
+say "textbook_sk done, fail=$fail"
