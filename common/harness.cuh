@@ -7,7 +7,7 @@
  * Why interleave: an H100 under load sits at its power cap and its clock
  * moves (1.98 GHz cold, ~1.3–1.7 GHz hot), so a reference timed before or
  * after a step is measured on a different card.  time_interleaved() runs
- * A B A B ..., each launch between its own pair of events, and reports the
+ * A B B A A B ..., each launch between its own pair of events, and reports the
  * median of each: the ratio of those medians holds across clock states. */
 #ifndef COMMON_HARNESS_CUH
 #define COMMON_HARNESS_CUH
@@ -164,12 +164,29 @@ static float median_of(float *v, int n)
 /* A launch to time: fn(ctx, i) enqueues launch number i on `stream`. */
 typedef void (*launch_thunk)(void *ctx, int i, cudaStream_t stream);
 
-/* Times A and B interleaved launch by launch (A B A B ...), each between its
- * own events, after `warmup` untimed rounds.  Everything is enqueued before
- * one synchronize, so host enqueue gaps are not timed as long as the host
- * keeps ahead of the GPU.  b may be NULL (time A alone).  `between`, when
- * not NULL, is enqueued before every launch of either side, outside its
- * events (the GEMM harness's L2 flush). */
+/* One timed launch: `between` (if any) outside the span, then the launch
+ * between its own two events. */
+static void time_one_launch(launch_thunk fn, void *ctx, int i, launch_thunk between,
+                            void *between_ctx, cudaEvent_t start, cudaEvent_t stop, cudaStream_t s)
+{
+    if (between) between(between_ctx, i, s);
+    CUDA_CHECK(cudaEventRecord(start, s));
+    fn(ctx, i, s);
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaEventRecord(stop, s));
+}
+
+/* Times A and B interleaved launch by launch, each between its own events,
+ * after `warmup` untimed rounds, in counterbalanced order: A B in even
+ * rounds, B A in odd ones, so that neither side always runs first (the one
+ * that follows a round boundary) or always follows the other.  (Always A B,
+ * cuBLAS timed against itself through the GEMM harness read 0.981 at 512^3
+ * and 0.992 at 2048^3 on the H100, medians of 3 processes: the first side
+ * lost.)  Everything is
+ * enqueued before one synchronize, so host enqueue gaps are not timed as long
+ * as the host keeps ahead of the GPU.  b may be NULL (time A alone).
+ * `between`, when not NULL, is enqueued before every launch of either side,
+ * outside its events (the GEMM harness's L2 flush). */
 static void time_interleaved_between(launch_thunk a, void *actx, launch_thunk b, void *bctx,
                                      launch_thunk between, void *between_ctx, int warmup, int iters,
                                      float *median_a_ms, float *median_b_ms)
@@ -192,18 +209,10 @@ static void time_interleaved_between(launch_thunk a, void *actx, launch_thunk b,
     float *tb = (float *)malloc(sizeof(float) * (size_t)iters);
     for (int i = 0; i < nev; ++i) CUDA_CHECK(cudaEventCreate(&ev[i]));
     for (int i = 0; i < iters; ++i) {
-        if (between) between(between_ctx, i, s);
-        CUDA_CHECK(cudaEventRecord(ev[4 * i + 0], s));
-        a(actx, warmup + i, s);
-        CUDA_CHECK_LAUNCH();
-        CUDA_CHECK(cudaEventRecord(ev[4 * i + 1], s));
-        if (b) {
-            if (between) between(between_ctx, i, s);
-            CUDA_CHECK(cudaEventRecord(ev[4 * i + 2], s));
-            b(bctx, warmup + i, s);
-            CUDA_CHECK_LAUNCH();
-            CUDA_CHECK(cudaEventRecord(ev[4 * i + 3], s));
-        }
+        const int b_first = b && (i & 1);
+        if (b_first) time_one_launch(b, bctx, warmup + i, between, between_ctx, ev[4 * i + 2], ev[4 * i + 3], s);
+        time_one_launch(a, actx, warmup + i, between, between_ctx, ev[4 * i + 0], ev[4 * i + 1], s);
+        if (b && !b_first) time_one_launch(b, bctx, warmup + i, between, between_ctx, ev[4 * i + 2], ev[4 * i + 3], s);
     }
     CUDA_CHECK(cudaStreamSynchronize(s));
     for (int i = 0; i < iters; ++i) {

@@ -3,7 +3,8 @@
 # The GPU half of the refactor guard (tests/sass_compare.sh is the SASS
 # half): each step's OLD binary (OLD_DIR) and NEW binary (NEW_DIR) run
 # alternately, process by process, ROUNDS processes of each (default 3) at
-# the given shapes (default: the bench's quick GEMM shapes and the streamed
+# the given shapes, old first in odd rounds and new first in even ones
+# (default shapes: the bench's quick GEMM shapes and the streamed
 # 1024x1024x14336).  Every run is --no-check (the checked runs are the
 # tests') and prints the harness's median over its timed launches,
 # interleaved with cuBLAS in the same process.  OUT_DIR/ab_runs.txt has one
@@ -28,7 +29,10 @@ for r in $(seq 1 "$ROUNDS"); do
     for s in $STEPS; do
         for sh in $SHAPES; do
             set -- $(echo "$sh" | tr ',' ' ')
-            for which in old new; do
+            # old first in odd rounds, new first in even ones: neither build
+            # always runs on the card the other just warmed
+            order="old new"; [ $((r % 2)) -eq 0 ] && order="new old"
+            for which in $order; do
                 if [ $which = old ]; then bin="$OLD/$s"; else bin="$NEW/$s"; fi
                 [ -x "$bin" ] || { echo "$r $s ${1}x${2}x${3} $which NA NA missing" >> "$RAW"; continue; }
                 line=$("$bin" --m "$1" --n "$2" --k "$3" --no-check 2>&1 | grep " ms " | head -n1)
