@@ -8,6 +8,8 @@
 #     gives the size make diff prints
 #   * README.md's table of planted bugs lists, per step, exactly the bugs its
 #     kernel.cu plants (PLANTED(plant_bug, BUG_...), numbered in common/debug.cuh)
+#   * README.md's count of ptxas C7510 notes in DEBUG builds is two per step
+#     that includes wgmma.cuh (the timed and the traced kernel)
 #   * a bench duration quoted as "N runs in T" is a line "bench: N runs in T"
 #     of a log under plots/results/
 #   * make sanitize's filter (tests/sanitize.sh --kernels) lets through at
@@ -68,6 +70,12 @@ for d in step[0-9]*_*/; do
     elif [ "$got" = "$want" ]; then ok "README.md: planted bugs of step $s: $(echo $want)"
     else bad "README.md: planted bugs of step $s" "the table says '$got', $d/kernel.cu plants '$want'"; fi
 done
+
+# ---- ptxas's C7510 notes in DEBUG builds: two per WGMMA step ------------------------
+w=$(grep -l '#include "wgmma.cuh"' step[0-9]*/kernel.cu | wc -l | tr -d ' ')
+said=$(tr '\n' ' ' <README.md | sed -n 's/.*its timed and its traced kernel (\([0-9][0-9]*\) in all.*/\1/p')
+if [ "$said" = $((2 * w)) ]; then ok "README.md: $said C7510 notes in DEBUG builds, 2 per WGMMA step ($w steps)"
+else bad "README.md: C7510 notes in DEBUG builds" "the README says '${said:-nothing}', 2 x $w WGMMA steps = $((2 * w))"; fi
 
 # ---- bench durations quoted ------------------------------------------------------
 for f in README.md plots/README.md plots/bench.sh; do
