@@ -17,6 +17,10 @@
 #   make sass STEP=NN          downloads cuobjdump/nvdisasm from PyPI when the
 #                              toolkit lacks them (run when it has them)
 set -u
+# Each target runs as a learner types it: a top-level make, not a sub-make
+# of make test's (which would print "Entering/Leaving directory" lines and
+# share make test's flags).
+unset MAKELEVEL MAKEFLAGS MFLAGS
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 T=$(mktemp -d "${TMPDIR:-/tmp}/test_targets.XXXXXX") || exit 2
 trap 'rm -rf "$T"' EXIT
