@@ -84,7 +84,7 @@ fi
 [ -x "$SAN" ] || { echo "sanitize: no compute-sanitizer (looked for $SAN; SANITIZER=path overrides)"; exit 2; }
 mkdir -p "$LOGS"
 TOOLS="memcheck racecheck synccheck initcheck"
-TMO=${SANITIZE_TIMEOUT:-900}
+TMO=${SANITIZE_TIMEOUT:-300}   # seconds per tool run; a run past it reads "no summary (exit 124)"
 status=0
 
 # args_of STEP: the run(s) of a step, one line each
