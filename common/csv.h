@@ -16,8 +16,8 @@ extern "C" {
 #define CSV_HEADER                                                             \
     "step,variant,m,n,k,n_elems,work,stages,ms_median,tflops,gbps,ref_name,"   \
     "ref_value,ratio_to_ref,rel_err,gpu,sm_clock_mhz,cuda_version,git_rev,date," \
-    "impl,group,cluster,mode,repeat,harness"
-#define CSV_COLUMNS 26
+    "impl,group,cluster,mode,repeat,harness,chooser"
+#define CSV_COLUMNS 27
 
 typedef struct {
     const char *step;        /* "01" ... "07" */
@@ -48,6 +48,12 @@ typedef struct {
     const char *harness;     /* how the GEMM timing was taken: "fair" = own rotation sets for the
                               * step and cuBLAS, inputs never left in L2, ~2 ms per side
                               * (gemm_impl.cuh); empty on older rows and streaming rows */
+    const char *chooser;     /* who chose the configuration that ran: "default" the step itself
+                              * (its defaults; step 09's auto mode), "forced" a flag overrode
+                              * the step's own choice (step 09's --mode dp|sk); step 10 adds its
+                              * own ("model", "cache", "tune").  The tables show only "default"
+                              * rows (and rows older than the column, where it is empty) as a
+                              * step's headline; the others are comparisons (plots/report.awk) */
 } csv_row;
 
 /* Formats one row (no newline) into buf.  Commas and quotes in text fields are

@@ -16,7 +16,7 @@
 #   mode       all (default): streaming steps 01-03, then GEMM steps 04-09 and
 #              their CUTLASS counterparts; stream / gemm: one half of it;
 #              quick: one repeat, no peers, steps 01-03 at their defaults and
-#              every GEMM step at QUICK_SHAPES (47 s on an H100).
+#              every GEMM step at QUICK_SHAPES.
 #
 # What runs (lists below, each overridable as BENCH_<NAME>):
 #   the default configuration of each step (no flag but the shape), tagged
@@ -29,20 +29,27 @@
 #   sweeps of one parameter (no --repeat: the tables show them as single
 #   runs): streaming --work and step 03's --stages; GEMM --stages at
 #   STAGES_SHAPE and --group at GROUPS_SHAPES.
+#   comparisons: step 09 with its plan forced (--mode MODES_09, no --repeat)
+#   at MODES_SHAPES; the binary records them with chooser=forced, so the
+#   tables show them beside auto's runs, never as the step's headline.
+# Every row a run appends is checked for what the tables read: repeat is the
+# --repeat given (empty without), chooser is "forced" for a run with --mode
+# dp|sk and "default" (or empty, from a binary older than the column)
+# otherwise.  A row that says otherwise would put a comparison in a headline
+# table: the run counts as failed, with the row's values.
 # Filters: STEPS="04 08" runs only those steps (and their peers); SHAPES=
 # "MxNxK ..." only those GEMM shapes (streaming is not filtered by SHAPES).
 # One sweep can so be spread over several GPU calls of 10 minutes.
 #
-# Run counts (BENCH_DRY_RUN=1 prints the list) and times measured on an H100
-# (peers/gpu_check.sh, plots/results/issue15/): a streaming run takes 1-3 s,
-# a GEMM run ~1.9 s on average (1-4 s; the first repeat, which checks, is
-# the slowest).  With steps 01-07 and the five peers built:
-#   quick  27 runs with steps 08-09: 58 s on an H200 (19 runs without them: 47 s, H100)
-#   stream 35 runs, ~1 min
-#   gemm   391 runs, ~13-16 min: more than one 10-minute GPU call, so split it:
-#          STEPS="01 02 03 04 05" (166 runs, ~6 min), STEPS="06 07" (178, ~7 min),
-#          STEPS="08 09" (164 runs with both peers: 5m39s measured on the H100,
-#          in two calls split by SHAPES=).
+# Run counts: BENCH_DRY_RUN=1 prints the list of runs and their number for
+# the binaries present (with STEPS= and SHAPES= applied), so a sweep can be
+# split into GPU calls of the length at hand.  Times: the last line of a
+# bench says how long it took.  Recorded ones (before the fair harness of
+# 585cb90, which made each GEMM run time ~2 ms per side, and flush the L2
+# where the input sets do not fit: runs take longer now):
+# plots/results/issue15/bench_quick_h200.log (the quick sweep with steps
+# 01-09, an H200), bench_0809_h100.log (steps 08-09 and their peers, two
+# calls split by SHAPES=, the H100), quick.log (steps 01-07, the H100).
 # A run that fails (non-zero exit, or a timeout) is reported with the tail of
 # its output and the sweep goes on; the script then exits 1.  Exit code 3
 # from a step means "this device cannot run this step": that step's remaining
@@ -79,6 +86,10 @@ STAGES_07=${BENCH_STAGES_07-"2 4 6"}
 GROUPS_SHAPES=${BENCH_GROUPS_SHAPES-"4096x4096x4096 8192x8192x8192"}
 GROUPS_06=${BENCH_GROUPS_06-"1 16"}
 GROUPS_07=${BENCH_GROUPS_07-"1 16"}
+# step 09's plan forced (--mode), to compare with auto's choice: where auto
+# streams (its split) and at the 1024 x 1024 x K shapes of exercise 2
+MODES_SHAPES=${BENCH_MODES_SHAPES-"1024x1024x14336 1024x1024x2048 1024x1024x4096 1536x1536x8192"}
+MODES_09=${BENCH_MODES_09-"dp sk"}
 GEMM_STEPS="04 05 06 07 08 09"
 PEERS=${BENCH_PEERS-1}
 # -----------------------------------------------------------------------------
@@ -230,6 +241,7 @@ run() {
     t1=$(date +%s)
     NOTE=""
     resolve_pending
+    [ "$rc" = 0 ] && check_row "$@"
     # elapsed since the sweep began; time left from the mean time per run
     el=$((t1 - START))
     progress() { echo "$1  elapsed $(hms "$el"), ~$(hms $((el * (TOTAL - I) / (I > 0 ? I : 1)))) left"; }
@@ -254,6 +266,12 @@ run() {
         fi
         NRUN=$((NRUN - 1))
         ;;
+    4)
+        NFAIL=$((NFAIL + 1))
+        FAILED="$FAILED
+  step$step $* (row mislabeled)"
+        progress "FAILED: $ROWMSG"
+        ;;
     124 | 137)
         NFAIL=$((NFAIL + 1))
         FAILED="$FAILED
@@ -271,6 +289,30 @@ run() {
     esac
     [ -z "$NOTE" ] || echo "$NOTE"
     return 0
+}
+
+# check_row FLAGS...: the row the run just appended ($CSV's last line) reads
+# as what the run was (see the header); on a mismatch rc becomes 4 and
+# ROWMSG says why.
+check_row() {
+    [ -n "$CSV" ] && [ -f "$CSV" ] || return 0
+    want_rep="" want_ch=default
+    while [ $# -gt 0 ]; do
+        case $1 in
+        --repeat) want_rep=$2; shift ;;
+        --mode) case $2 in dp | sk) want_ch=forced ;; esac; shift ;;
+        esac
+        shift
+    done
+    got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { l = $0 }
+        END { split(l, f, ","); r = ("repeat" in c) ? f[c["repeat"]] : "?"; h = ("chooser" in c) ? f[c["chooser"]] : ""
+              print r "," h }' "$CSV")
+    got_rep=${got%%,*} got_ch=${got#*,}
+    [ "$got_ch" = "" ] && [ "$want_ch" = default ] && got_ch=default
+    if [ "$got_rep" != "$want_rep" ] || [ "$got_ch" != "$want_ch" ]; then
+        rc=4
+        ROWMSG="its row reads repeat='$got_rep' chooser='$got_ch', the run was repeat='$want_rep' chooser='$want_ch': the tables would misread it (a binary older than the chooser column, or one whose --repeat has a default?)"
+    fi
 }
 
 # have STEP: is the binary there?  Says so once when it is not.
@@ -370,6 +412,12 @@ gemm_sweep() {
         for shape in $GROUPS_SHAPES; do
             shape_ok "$shape" || continue
             for g in $groups; do run_shape "$s" "$shape" --group "$g"; done
+        done
+        eval "modes=\${MODES_$s:-}"
+        [ -n "$modes" ] && say "step$s: plans forced ($modes) at $MODES_SHAPES, to compare with its own choice"
+        for shape in $MODES_SHAPES; do
+            [ -n "$modes" ] && shape_ok "$shape" || continue
+            for md in $modes; do run_shape "$s" "$shape" --mode "$md"; done
         done
     done
 }

@@ -4,14 +4,21 @@
 # It reads columns by their header names (an old file without a column reads
 # it as empty) and never parses a label.  What the columns mean:
 #   impl      course or cutlass (empty: course)
-#   repeat    set: a run of the step's default configuration (the bench's
-#             headline runs, repeated); empty: a single run of a sweep point
-# A configuration is (impl, step, m, n, k, n_elems, work, stages, group,
-# cluster, headline or not, mode).  Its numbers come from its latest set of rows: a
-# headline row with repeat 1 (or a repeat index already in the set) starts a
-# new set, repeats 2, 3, ... join it; a sweep row is a set of its own.  A
-# table shows the median ratio of the set and its range; each ratio is the
-# CSV's, rounded once, to 2 decimals, in the tables and the plots alike.
+#   repeat    set: one of the bench's repeated runs (1, 2, 3); empty: a
+#             single run of a sweep point
+#   chooser   who chose the configuration: default (the step itself, e.g.
+#             step 09's auto mode) or forced (a flag overrode its choice,
+#             e.g. --mode dp); empty on rows older than the column
+# A headline row is a repeated run the step chose itself: repeat set and
+# chooser default (or empty).  A forced run is a comparison, never a
+# headline, whatever its repeat says: it goes to the step's table of other
+# configurations.  A configuration is (impl, step, m, n, k, n_elems, work,
+# stages, group, cluster, headline or not, mode, chooser).  Its numbers come
+# from its latest set of rows: a row with repeat 1 (or a repeat index
+# already in the set) starts a new set, repeats 2, 3, ... join it; a row
+# without repeat is a set of its own.  A table shows the median ratio of the
+# set and its range; each ratio is the CSV's, rounded once, to 2 decimals, in
+# the tables and the plots alike.
 # A step's table shows, per shape, only its latest headline configuration: an
 # older one (another cluster, group or mode: the step's default changed) stays
 # in the CSV, not in the table.
@@ -23,12 +30,13 @@ FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 /^#/ || NF < 16 { next }
 {
     impl = f("impl"); if (impl == "") impl = "course"
-    head = f("repeat") != ""
+    ch = f("chooser"); rset = f("repeat") != ""
+    head = rset && (ch == "" || ch == "default")
     key = impl SUBSEP f("step") SUBSEP f("m") SUBSEP f("n") SUBSEP f("k") SUBSEP f("n_elems") SUBSEP \
-          f("work") SUBSEP f("stages") SUBSEP f("group") SUBSEP f("cluster") SUBSEP head SUBSEP f("mode")
+          f("work") SUBSEP f("stages") SUBSEP f("group") SUBSEP f("cluster") SUBSEP head SUBSEP f("mode") SUBSEP ch
     if (!(key in cfg)) { cfg[key] = ++ncfg; K[ncfg] = key }
     c = cfg[key]; r = f("repeat") + 0
-    if (!head || r <= 1 || (c, r) in seen) { for (i = 1; i <= n[c]; i++) delete seen[c, rep[c, i]]; n[c] = 0 }
+    if (!rset || r <= 1 || (c, r) in seen) { for (i = 1; i <= n[c]; i++) delete seen[c, rep[c, i]]; n[c] = 0 }
     i = ++n[c]; seen[c, r] = 1; rep[c, i] = r
     for (j = 1; j <= 11; j++) V[c, i, j] = f(fld[j])
     last[c] = NR
@@ -42,7 +50,7 @@ function med(c, j,   i, a, t, k, m) {   # median of field j over c's set (sorted
     lo = a[1]; hi = a[m]
     return m == 0 ? "" : (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2)
 }
-function P(c, p) { split(K[c], kk, SUBSEP); return kk[p] }   # 1 impl 2 step 3 m 4 n 5 k 6 n_elems 7 work 8 stages 9 group 10 cluster 11 head 12 mode
+function P(c, p) { split(K[c], kk, SUBSEP); return kk[p] }   # 1 impl 2 step 3 m 4 n 5 k 6 n_elems 7 work 8 stages 9 group 10 cluster 11 head 12 mode 13 chooser
 function shape(c) { return P(c, 3) == P(c, 4) && P(c, 4) == P(c, 5) ? P(c, 3) "³" : P(c, 3) "×" P(c, 4) "×" P(c, 5) }
 function shapekey(c) { return P(c, 3) "x" P(c, 4) "x" P(c, 5) }
 function ms(v) { return v == "" ? "–" : sprintf(v < 0.1 ? "%.4f" : "%.3f", v) }
@@ -143,9 +151,9 @@ function step_md(s,   o, c, a, m, i, gemm, md) {
         for (i = 1; i <= m; i++) if (P(a[i], 11) == 1) gemm_row(a[i], o, "", md)
         any = 0
         for (i = 1; i <= m; i++) { c = a[i]; if (P(c, 11) == 1) continue
-            if (!any++) print "\nOther configurations (one run each):\n\n| M×N×K | stages | group | cluster | " (md ? "plan | " : "") "ms | TFLOP/s | cuBLAS TFLOP/s | ratio to cuBLAS |\n|---|---:|---:|---:|" (md ? "---|" : "") "---:|---:|---:|---:|" > o
+            if (!any++) print "\nOther configurations (sweep points, and runs a flag forced: comparisons, not the step's own choice):\n\n| M×N×K | stages | group | cluster | " (md ? "plan | " : "") "ms | TFLOP/s | cuBLAS TFLOP/s | ratio to cuBLAS |\n|---|---:|---:|---:|" (md ? "---|" : "") "---:|---:|---:|---:|" > o
             use(c); printf "| %s | %s | %s | %s | %s%s | %s | %s | %s |\n", shape(c), P(c, 8), dash(P(c, 9)), dash(P(c, 10)),
-                md ? dash(P(c, 12)) " | " : "", ms(med(c, 4)), num(med(c, 5), "%.1f"), num(med(c, 8), "%.1f"), ratio(c) > o }
+                md ? dash(P(c, 12)) (P(c, 13) == "forced" ? " (forced)" : "") " | " : "", ms(med(c, 4)), num(med(c, 5), "%.1f"), num(med(c, 8), "%.1f"), ratio(c) > o }
     }
     footer(o); close(o); prepend(o, stamp() (gemm ? "" : " · n = " P(a[1], 6) " floats"))
 }

@@ -19,6 +19,17 @@
 #     ratio (1.2500 + 1.2228) / 2 = 1.2364 -> 1.24, range 1.22-1.25; the plan
 #     column (mode) because the step's rows have one; the forced dp and sk runs
 #     are two configurations (mode is part of the key), 0.78 and 1.12.
+#   step 09 at 1024x1024x2048 (the chooser column, issue 23): auto's runs
+#     (chooser default, sk_l2, repeats 1 and 2) alternate with forced --mode
+#     dp runs (chooser forced, also repeats 1 and 2), the forced one last, as
+#     a bench that compares them writes them.  The headline row is auto's:
+#     ms (0.016480 + 0.016592) / 2 = 0.0165, TFLOP/s (260.62 + 258.86) / 2 =
+#     259.7, cuBLAS (339.36 + 336.39) / 2 = 337.9, ratio (0.7680 + 0.7695) / 2
+#     = 0.77, range 0.77-0.77; the forced dp set goes to the other table,
+#     marked "(forced)": (0.7183 + 0.7262) / 2 = 0.72, range 0.72-0.73.  A
+#     forced --mode sk run at 4096^3 with repeat 1 heads nothing: the gemm
+#     table still says step 09 is "not measured yet" there, and step 09's
+#     other table shows it (0.6959 -> 0.70).
 # Prints one line per check; exits 1 if any failed.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)

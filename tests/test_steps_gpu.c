@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -444,8 +445,16 @@ END_TEST
 
 START_TEST(test_cli_no_device_exit3)
 {
-    /* Registered only on machines without a GPU: valid flags, exit 3, a clear message. */
+    /* Valid flags on a machine where the program sees no GPU: exit 3 and a
+     * clear message.  CUDA_VISIBLE_DEVICES=-1 (an invalid index: no device
+     * is visible) makes every machine such a machine, so this test runs,
+     * and counts, with and without a GPU alike. */
+    const char *old = getenv("CUDA_VISIBLE_DEVICES");
+    char *saved = old ? strdup(old) : NULL;
+    setenv("CUDA_VISIBLE_DEVICES", "-1", 1);
     run_expect(stream_bins[_i], "--n-elems 10", 3, 20, "no CUDA device");
+    if (saved) { setenv("CUDA_VISIBLE_DEVICES", saved, 1); free(saved); }
+    else unsetenv("CUDA_VISIBLE_DEVICES");
 }
 END_TEST
 
@@ -467,7 +476,8 @@ Suite *cli_suite(int have_gpu)
         if (exists(step_path(bin, path, sizeof path)) || !step_folder_missing(bin))
             tcase_add_loop_test(tc, test_cli_help, i, i + 1);
     }
-    if (!have_gpu) tcase_add_loop_test(tc, test_cli_no_device_exit3, 0, 3);
+    (void)have_gpu;   /* the no-device test hides the GPU itself: registered everywhere */
+    tcase_add_loop_test(tc, test_cli_no_device_exit3, 0, 3);
     suite_add_tcase(s, tc);
     return s;
 }
@@ -478,73 +488,80 @@ static int gemm_step_built(int i)
     return !step_folder_missing(gemm_bins[i]);
 }
 
-/* step 09's tests (stream_k_tcase): modes x cases, sk on the persistent cases,
- * the planted flag, the trace. */
-#define NUM_SK_TESTS (3 * (NUM_GEMM_CASES + NUM_SK_AUTO_CASES) + NUM_PERSISTENT_CASES + 2)
+/* add_loop: registers the tests _i in [lo, hi) of fn, or, when tc is NULL,
+ * only counts them.  gpu_suite and gpu_suite_count run the same
+ * registration (gpu_tests), so the SKIP count a machine without a GPU
+ * prints is exactly the number of tests a GPU machine runs. */
+static int add_loop(TCase *tc, const TTest *fn, int lo, int hi)
+{
+    if (tc) tcase_add_loop_test(tc, fn, lo, hi);
+    return hi - lo;
+}
+
+/* count_only: register nothing (s may be NULL), return the count. */
+static int gpu_tests(Suite *s, int sm90, int count_only)
+{
+    int n = 0;
+    TCase *tc = count_only ? NULL : tcase_create("stream");
+    if (tc) tcase_set_timeout(tc, 120);
+    n += add_loop(tc, test_stream_steps_01_02, 0, 2 * NUM_N * 2);
+    n += add_loop(tc, test_stream_step03, 0, NUM_N * 2 * 4);
+    n += add_loop(tc, test_stream_trace, 0, 1);
+    n += add_loop(tc, test_planted_hang_is_diagnosed, 0, 3);
+    if (tc) suite_add_tcase(s, tc);
+    if (!sm90) return n;
+    tc = count_only ? NULL : tcase_create("gemm");
+    if (tc) tcase_set_timeout(tc, 300);
+    if (gemm_step_built(1)) {   /* step 05: producer phase 0 */
+        n += add_loop(tc, test_planted_hang_tma, 11, 12);
+        n += add_loop(tc, test_gemm_trace, 0, 1);
+    }
+    for (int i = 0; i < NUM_GEMM_BINS; ++i) {
+        if (!gemm_step_built(i)) continue;
+        n += add_loop(tc, test_gemm_step, i * 100, i * 100 + NUM_GEMM_CASES);
+        n += add_loop(tc, test_gemm_stages, i * 100 + 20, i * 100 + 22);   /* stages 2 */
+        n += add_loop(tc, test_gemm_stages, i * 100 + 40, i * 100 + 42);   /* stages 4 */
+        if (i >= 2) n += add_loop(tc, test_persistent_shapes, i * 100, i * 100 + NUM_PERSISTENT_CASES);
+    }
+    if (gemm_step_built(2)) {   /* step 06: producer phase 0, a skipped release */
+        n += add_loop(tc, test_planted_hang_tma, 21, 22);
+        n += add_loop(tc, test_planted_hang_tma, 23, 24);
+    }
+    if (gemm_step_built(3)) {   /* step 07: a skipped release, a skipped named-barrier arrive */
+        n += add_loop(tc, test_planted_hang_tma, 33, 35);
+        n += add_loop(tc, test_pingpong_trace, 0, 1);
+    }
+    if (gemm_step_built(4)) {   /* step 08: a skipped release, a skipped remote release */
+        n += add_loop(tc, test_planted_hang_tma, 43, 44);
+        n += add_loop(tc, test_planted_hang_tma, 46, 47);
+        n += add_loop(tc, test_cluster_trace, 0, 1);
+    }
+    if (tc) suite_add_tcase(s, tc);
+    if (!step_folder_missing(SK_BIN)) {   /* step 09: its own case, CK_RUN_CASE=stream_k */
+        tc = count_only ? NULL : tcase_create("stream_k");
+        if (tc) tcase_set_timeout(tc, 300);
+        const int first_auto = NUM_GEMM_CASES + NUM_PERSISTENT_CASES;
+        for (int m = 0; m < 3; ++m) {
+            n += add_loop(tc, test_stream_k_modes, m * 100, m * 100 + NUM_GEMM_CASES);
+            n += add_loop(tc, test_stream_k_modes, m * 100 + first_auto,
+                          m * 100 + first_auto + NUM_SK_AUTO_CASES);
+        }
+        n += add_loop(tc, test_stream_k_modes, 200 + NUM_GEMM_CASES, 200 + first_auto);
+        n += add_loop(tc, test_stream_k_planted_flag, 0, 1);
+        n += add_loop(tc, test_stream_k_trace, 0, 1);
+        if (tc) suite_add_tcase(s, tc);
+    }
+    return n;
+}
 
 int gpu_suite_count(int sm90)
 {
-    int n = 2 * NUM_N * 2 + NUM_N * 2 * 4 + 1 + 3;
-    if (sm90 && !step_folder_missing(SK_BIN)) n += NUM_SK_TESTS;
-    for (int i = 0; i < NUM_GEMM_BINS; ++i)
-        if (sm90 && gemm_step_built(i))
-            n += NUM_GEMM_CASES + 2 * 2 + (i == 1 ? 2 : 0) +
-                 (i >= 2 ? NUM_PERSISTENT_CASES + 2 : 0) + (i >= 3 ? 1 : 0);
-    return n;
+    return gpu_tests(NULL, sm90, 1);
 }
 
 Suite *gpu_suite(int sm90)
 {
     Suite *s = suite_create("gpu");
-    TCase *tc = tcase_create("stream");
-    tcase_set_timeout(tc, 120);
-    tcase_add_loop_test(tc, test_stream_steps_01_02, 0, 2 * NUM_N * 2);
-    tcase_add_loop_test(tc, test_stream_step03, 0, NUM_N * 2 * 4);
-    tcase_add_test(tc, test_stream_trace);
-    tcase_add_loop_test(tc, test_planted_hang_is_diagnosed, 0, 3);
-    suite_add_tcase(s, tc);
-    if (sm90) {
-        tc = tcase_create("gemm");
-        tcase_set_timeout(tc, 300);
-        if (gemm_step_built(1)) {   /* step 05: producer phase 0 */
-            tcase_add_loop_test(tc, test_planted_hang_tma, 11, 12);
-            tcase_add_test(tc, test_gemm_trace);
-        }
-        for (int i = 0; i < NUM_GEMM_BINS; ++i) {
-            if (!gemm_step_built(i)) continue;
-            tcase_add_loop_test(tc, test_gemm_step, i * 100, i * 100 + NUM_GEMM_CASES);
-            tcase_add_loop_test(tc, test_gemm_stages, i * 100 + 20, i * 100 + 22);   /* stages 2 */
-            tcase_add_loop_test(tc, test_gemm_stages, i * 100 + 40, i * 100 + 42);   /* stages 4 */
-            if (i >= 2) tcase_add_loop_test(tc, test_persistent_shapes, i * 100, i * 100 + NUM_PERSISTENT_CASES);
-        }
-        if (gemm_step_built(2)) {   /* step 06: producer phase 0, a skipped release */
-            tcase_add_loop_test(tc, test_planted_hang_tma, 21, 22);
-            tcase_add_loop_test(tc, test_planted_hang_tma, 23, 24);
-        }
-        if (gemm_step_built(3)) {   /* step 07: a skipped release, a skipped named-barrier arrive */
-            tcase_add_loop_test(tc, test_planted_hang_tma, 33, 35);
-            tcase_add_test(tc, test_pingpong_trace);
-        }
-        if (gemm_step_built(4)) {   /* step 08: a skipped release, a skipped remote release */
-            tcase_add_loop_test(tc, test_planted_hang_tma, 43, 44);
-            tcase_add_loop_test(tc, test_planted_hang_tma, 46, 47);
-            tcase_add_test(tc, test_cluster_trace);
-        }
-        suite_add_tcase(s, tc);
-        if (!step_folder_missing(SK_BIN)) {   /* step 09: its own case, CK_RUN_CASE=stream_k */
-            tc = tcase_create("stream_k");
-            tcase_set_timeout(tc, 300);
-            const int first_auto = NUM_GEMM_CASES + NUM_PERSISTENT_CASES;
-            for (int m = 0; m < 3; ++m) {
-                tcase_add_loop_test(tc, test_stream_k_modes, m * 100, m * 100 + NUM_GEMM_CASES);
-                tcase_add_loop_test(tc, test_stream_k_modes, m * 100 + first_auto,
-                                    m * 100 + first_auto + NUM_SK_AUTO_CASES);
-            }
-            tcase_add_loop_test(tc, test_stream_k_modes, 200 + NUM_GEMM_CASES, 200 + first_auto);
-            tcase_add_test(tc, test_stream_k_planted_flag);
-            tcase_add_test(tc, test_stream_k_trace);
-            suite_add_tcase(s, tc);
-        }
-    }
+    gpu_tests(s, sm90, 0);
     return s;
 }

@@ -1,0 +1,108 @@
+#!/bin/sh
+# test_claims.sh — what the READMEs and the tools claim, where a script can
+# check it without a GPU; make test runs it.  Each check can fail: it
+# compares a claim with the thing it describes.
+#   * every step README has the course's section order: What changed, Code
+#     tour, Results, Exercises, What's next
+#   * a README that gives the size of a `make diff STEP=NN` ("(N lines)")
+#     gives the size make diff prints
+#   * README.md's table of planted bugs lists, per step, exactly the bugs its
+#     kernel.cu plants (PLANTED(plant_bug, BUG_...), numbered in common/debug.cuh)
+#   * README.md's count of ptxas C7510 notes in DEBUG builds is two per step
+#     that includes wgmma.cuh (the timed and the traced kernel)
+#   * a bench duration quoted as "N runs in T" is a line "bench: N runs in T"
+#     of a log under plots/results/
+#   * make sanitize's filter (tests/sanitize.sh --kernels) lets through at
+#     least one kernel of each built step, each under the mangled name the
+#     filter matches (_Z<len><name>), and not the harness's L2-flush kernel
+#     that a GEMM step's binary also holds
+# Prints one line per check ("claims: NAME: ok" or "FAILED: why"); exits 1 if
+# any failed.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(dirname "$HERE")
+BUILD=${COURSE_BUILD:-build}
+case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+cd "$ROOT" || exit 2
+fail=0
+ok() { echo "claims: $1: ok"; }
+bad() { echo "claims: $1: FAILED: $2"; fail=1; }
+
+# ---- section order -----------------------------------------------------------
+for f in step[0-9]*/README.md; do
+    order=$(awk '/^## What changed/ { print "changed" } /^## Code tour/ { print "tour" } /^## Results/ { print "results" }
+                 /^## Exercises/ { print "exercises" } /^## What.s next/ { print "next" }' "$f" | tr '\n' ' ')
+    if [ "$order" = "changed tour results exercises next " ]; then ok "$f: section order"
+    else bad "$f: section order" "found '$order', want 'changed tour results exercises next'"; fi
+done
+
+# ---- make diff sizes quoted in the READMEs ---------------------------------------
+for f in README.md step[0-9]*/README.md; do
+    grep -n 'make diff STEP=[0-9]*.*([0-9][0-9]* lines' "$f" | while IFS= read -r line; do
+        s=$(echo "$line" | sed -n 's/.*make diff STEP=\([0-9]*\).*/\1/p')
+        claim=$(echo "$line" | sed -n 's/.*(\([0-9][0-9]*\) lines.*/\1/p')
+        got=$(make -s --no-print-directory diff STEP="$s" 2>/dev/null | sed -n '1s/.*: \([0-9]*\) lines of kernel.cu changed.*/\1/p')
+        if [ "$claim" = "$got" ]; then echo "claims: $f: make diff STEP=$s is $claim lines: ok"
+        else echo "claims: $f: make diff STEP=$s: FAILED: the README says $claim lines, make diff says ${got:-nothing}"; fi
+    done
+done >"${TMPDIR:-/tmp}/claims.diff.$$"
+cat "${TMPDIR:-/tmp}/claims.diff.$$"
+grep -q FAILED "${TMPDIR:-/tmp}/claims.diff.$$" && fail=1
+grep -q . "${TMPDIR:-/tmp}/claims.diff.$$" || ok "no README quotes a make diff size that could go stale"
+rm -f "${TMPDIR:-/tmp}/claims.diff.$$"
+
+# ---- planted bugs ----------------------------------------------------------------
+# bug numbers by name, from common/debug.cuh's enums (BUG_NAME = N)
+nums=$(tr ',{}' '\n\n\n' <common/debug.cuh | sed -n 's/.*\(BUG_[A-Z0-9_]*\) *= *\([0-9][0-9]*\).*/\1 \2/p' | sort -u)
+# README.md's table: after the line "| step | `--plant-bug` |", rows "| NN | 1, 2, 3 |" (or "none")
+table=$(awk '/^ *\| step \| `--plant-bug` \|/ { t = 1; next } t && /^ *\|/ { sub(/^ */, ""); print; next } t { exit }' README.md)
+[ -n "$table" ] || bad "README.md: the --plant-bug table" "no table headed '| step | \`--plant-bug\` |'"
+for d in step[0-9]*_*/; do
+    d=${d%/}; s=${d#step}; s=${s%%_*}
+    [ -n "$table" ] || break
+    want=$(grep -o 'PLANTED(plant_bug, *BUG_[A-Z0-9_]*' "$d/kernel.cu" 2>/dev/null | sed 's/.*\(BUG_[A-Z0-9_]*\)$/\1/' | sort -u |
+           while read -r b; do echo "$nums" | awk -v b="$b" '$1 == b { print $2 }'; done | sort -n | tr '\n' ' ')
+    want=${want:-none }
+    row=$(echo "$table" | awk -F'|' -v s="$s" '{ c = $2; gsub(/ /, "", c) } c == s { print $3; exit }')
+    got=$(echo "$row" | tr -c '0-9\n' ' ' | tr -s ' ' '\n' | grep . | sort -n | tr '\n' ' ')
+    echo "$row" | grep -qi none && got="none "
+    if [ -z "$row" ]; then bad "README.md: planted bugs of step $s" "no row for step $s (its kernel.cu plants: $want)"
+    elif [ "$got" = "$want" ]; then ok "README.md: planted bugs of step $s: $(echo $want)"
+    else bad "README.md: planted bugs of step $s" "the table says '$got', $d/kernel.cu plants '$want'"; fi
+done
+
+# ---- ptxas's C7510 notes in DEBUG builds: two per WGMMA step ------------------------
+w=$(grep -l '#include "wgmma.cuh"' step[0-9]*/kernel.cu | wc -l | tr -d ' ')
+said=$(tr '\n' ' ' <README.md | sed -n 's/.*its timed and its traced kernel (\([0-9][0-9]*\) in all.*/\1/p')
+if [ "$said" = $((2 * w)) ]; then ok "README.md: $said C7510 notes in DEBUG builds, 2 per WGMMA step ($w steps)"
+else bad "README.md: C7510 notes in DEBUG builds" "the README says '${said:-nothing}', 2 x $w WGMMA steps = $((2 * w))"; fi
+
+# ---- bench durations quoted ------------------------------------------------------
+for f in README.md plots/README.md plots/bench.sh; do
+    grep -o '[0-9][0-9]* runs in [0-9][0-9hms]*' "$f" | sort -u | while read -r q; do
+        if grep -rqF "bench: $q" plots/results/; then echo "claims: $f: \"$q\" is in a log: ok"
+        else echo "claims: $f: \"$q\": FAILED: no log under plots/results/ has 'bench: $q'"; fi
+    done
+done >"${TMPDIR:-/tmp}/claims.bench.$$"
+cat "${TMPDIR:-/tmp}/claims.bench.$$"
+grep -q FAILED "${TMPDIR:-/tmp}/claims.bench.$$" && fail=1
+rm -f "${TMPDIR:-/tmp}/claims.bench.$$"
+
+# ---- make sanitize's filter ------------------------------------------------------
+built=0
+for bin in "$BUILD"/step[0-9]*; do
+    [ -f "$bin" ] && [ -x "$bin" ] || continue
+    built=$((built + 1))
+    name=$(basename "$bin")
+    ks=$(sh tests/sanitize.sh --kernels "$bin")
+    syms=$(nm "$bin" 2>/dev/null | awk '{ print $NF }')
+    miss=""
+    for k in $ks; do echo "$syms" | grep -q "^_Z${#k}$k" || miss="$miss $k"; done
+    flush=0; echo "$syms" | grep -q '__device_stub__Z15l2_flush_kernel' && flush=1
+    if [ -z "$ks" ]; then bad "sanitize filter of $name" "no kernel of the step found: make sanitize would check nothing"
+    elif [ -n "$miss" ]; then bad "sanitize filter of $name" "no symbol _Z<len><name> for:$miss (the filter would not match them)"
+    elif echo "$ks" | grep -qx l2_flush_kernel; then bad "sanitize filter of $name" "it lets the harness's l2_flush_kernel through"
+    else ok "sanitize filter of $name: $(echo $ks | tr ' ' ',')$([ $flush = 1 ] && echo ' (l2_flush_kernel left out)')"; fi
+done
+[ "$built" -gt 0 ] || bad "sanitize filters" "no step binary in $BUILD (make first)"
+exit $fail
