@@ -27,7 +27,7 @@ void args_defaults(const args_limits *lim, args_options *o)
     o->seed = 1234;
     o->device = 0;
     o->group = GEMM_DEFAULT_GROUP;
-    o->repeat = 1;
+    o->repeat = 0;   /* no --repeat: the CSV's repeat column stays empty (not a bench repeat) */
 }
 
 /* Whole-string integer in [lo, hi]; anything else is refused. */
@@ -140,7 +140,7 @@ static int parse_group(int flag, const char *a, const args_limits *lim, args_opt
     (void)flag;
     if (!lim->has_group) {
         snprintf(msg, len, "--group: this step has no tile scheduler (its raster order is "
-                 "compiled in); --group is a flag of steps 06 and 07");
+                 "compiled in); --group is a flag of the persistent steps, 06 on");
         return ARGS_BAD;
     }
     const int rc = parse_i64("--group", a, 1, GEMM_MAX_GROUP, &v, msg, len);
@@ -258,8 +258,23 @@ static int parse_plant_bug(int flag, const char *a, const args_limits *lim, args
         snprintf(msg, len, "--plant-bug: only available in a debug build (make DEBUG=1)");
         return ARGS_BAD;
     }
+    if (!lim->plant_bugs) {
+        snprintf(msg, len, "--plant-bug: this step plants no bug");
+        return ARGS_BAD;
+    }
     const int rc = parse_i64("--plant-bug", a, 1, ARGS_MAX_PLANT_BUG, &v, msg, len);
     o->plant_bug = (int)v;
+    if (rc == ARGS_OK && !(lim->plant_bugs & (1u << v))) {
+        int n = snprintf(msg, len, "--plant-bug: this step plants bugs");
+        const char *sep = " ";
+        for (int b = 1; b <= ARGS_MAX_PLANT_BUG && n > 0 && (size_t)n < len; ++b)
+            if (lim->plant_bugs & (1u << b)) {
+                n += snprintf(msg + n, len - (size_t)n, "%s%d", sep, b);
+                sep = ", ";
+            }
+        if (n > 0 && (size_t)n < len) snprintf(msg + n, len - (size_t)n, ", not %d", (int)v);
+        return ARGS_BAD;
+    }
     return rc;
 }
 
@@ -362,6 +377,18 @@ int args_parse(int argc, char **argv, const args_limits *lim, args_options *o,
     return ARGS_OK;
 }
 
+/* --plant-bug's help: the bugs this step plants (debug.cuh), one line each. */
+static void args_usage_plant_bugs(unsigned bugs)
+{
+    static const char *const what[ARGS_MAX_PLANT_BUG + 1] = {
+        "", "the producer starts at phase 0", "the producer skips one commit",
+        "a consumer skips one release", "a consumer skips one named-barrier arrive",
+        "a stream-K partial is never flagged", "a consumer skips one remote release to its cluster partner"};
+    printf("  --plant-bug B debug builds only: plant a pipeline bug; the bounded waits must name the hang:\n");
+    for (int b = 1; b <= ARGS_MAX_PLANT_BUG; ++b)
+        if (bugs & (1u << b)) printf("                %d %s\n", b, what[b]);
+}
+
 void args_usage(const char *prog, const args_limits *lim, const char *summary)
 {
     printf("%s — %s\n\nusage: %s [flags]\n\n", prog, summary, prog);
@@ -399,14 +426,10 @@ void args_usage(const char *prog, const args_limits *lim, const char *summary)
     if (lim->workload == WORKLOAD_GEMM)
         printf("  --ref-vs-ref  time cuBLAS against itself through the step's launch path and input sets\n"
                "                (the harness's A/A test: the ratio must read 1.00; the CSV row's impl is aa)\n");
-    printf("  --repeat R    the CSV's repeat column: which repeat of a bench this run is (1 .. 1000, default 1)\n");
+    printf("  --repeat R    the CSV's repeat column: which of a bench's repeats this run is (1 .. 1000;\n"
+           "                without it the column is empty)\n");
     printf("  --device D    CUDA device ordinal (default 0)\n");
-    if (lim->debug_build)
-        printf("  --plant-bug B debug builds only: 1 producer starts at phase 0, 2 producer skips one commit,\n"
-               "                3 consumer skips one release, 4 (step 07) a consumer skips one named-barrier\n"
-               "                arrive, 5 (step 09) a stream-K partial is never flagged, 6 (step 08) a\n"
-               "                consumer skips one remote release to its cluster partner; the bounded\n"
-               "                waits must name the hang\n");
+    if (lim->debug_build && lim->plant_bugs) args_usage_plant_bugs(lim->plant_bugs);
     printf("  --help        this text\n\n");
     printf("exit codes: 0 ok, 1 result wrong, 2 bad arguments, 3 this GPU cannot run this step\n");
 }

@@ -24,6 +24,7 @@ typedef struct {
     int debug_build;            /* 1: accept --plant-bug (make DEBUG=1 builds) */
     int has_group;              /* 1: accept --group (steps with a tile scheduler) */
     int has_mode;               /* 1: accept --mode (step 09: stream-K) */
+    unsigned plant_bugs;        /* bit b set: the step plants bug b (--plant-bug b); 0: none */
 } args_limits;
 
 typedef struct {
@@ -44,7 +45,7 @@ typedef struct {
     const char *csv;            /* NULL: no CSV row */
     const char *trace;          /* NULL: no timeline */
     const char *variant;        /* free text label written to the CSV */
-    int repeat;                 /* --repeat: the CSV's repeat column, default 1 */
+    int repeat;                 /* --repeat: the CSV's repeat column; 0 (default): empty */
     int plant_bug;              /* 0 none; DEBUG builds only, see common/debug.cuh */
     int ref_vs_ref;             /* --ref-vs-ref: time cuBLAS against itself through the step's
                                  * path (the harness's A/A test; gemm_impl.cuh) */

@@ -95,6 +95,8 @@ typedef struct {
     const gemm_launch_desc *launch_desc;
     /* 1: the step has a stream-K schedule and takes --mode (step 09). */
     int has_mode;
+    /* Bit b set: the step plants bug b in DEBUG builds (debug.cuh); 0: none. */
+    unsigned plant_bugs;
 } gemm_step;
 
 static int gemm_main(int argc, char **argv, const gemm_step *step);

@@ -223,7 +223,7 @@ typedef struct {
 static int gemm_open(gemm_run *r, int argc, char **argv, const gemm_step *step)
 {
     args_limits lim = {WORKLOAD_GEMM, step->min_stages, step->max_stages, step->default_stages,
-                       COURSE_DEBUG_BUILD, step->has_group, step->has_mode};
+                       COURSE_DEBUG_BUILD, step->has_group, step->has_mode, step->plant_bugs};
     memset(r, 0, sizeof *r);
     r->step = step;
     parse_or_exit(argc, argv, &lim, &r->o, step->summary);
@@ -494,6 +494,8 @@ static int gemm_record(const gemm_run *r)
     row.impl = o->ref_vs_ref ? "aa" : r->report.impl;
     row.cluster = r->report.cluster; row.mode = r->report.mode;
     row.harness = "fair";
+    /* Who chose what ran: a forced --mode overrides the step's own choice. */
+    row.chooser = o->mode == GEMM_MODE_AUTO ? "default" : "forced";
     row.group = step->has_group ? o->group : 0;   /* 0: empty, no tile scheduler */
     row.repeat = o->repeat;
     row_fill_env(&row, &r->di, &st, r->clock);

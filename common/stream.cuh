@@ -159,6 +159,7 @@ typedef struct {
     const char *summary;
     int min_stages, max_stages, default_stages;
     void (*launch)(const stream_operands *op, cudaStream_t stream);
+    unsigned plant_bugs;      /* bit b: the step plants bug b (debug.cuh); 0: none */
 } stream_step;
 
 static int stream_main(int argc, char **argv, const stream_step *step);

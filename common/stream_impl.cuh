@@ -103,7 +103,7 @@ typedef struct {
 static int stream_open(stream_run *r, int argc, char **argv, const stream_step *step)
 {
     args_limits lim = {WORKLOAD_STREAM, step->min_stages, step->max_stages, step->default_stages,
-                       COURSE_DEBUG_BUILD};
+                       COURSE_DEBUG_BUILD, 0, 0, step->plant_bugs};
     memset(r, 0, sizeof *r);
     r->step = step;
     parse_or_exit(argc, argv, &lim, &r->o, step->summary);
@@ -219,7 +219,7 @@ static int stream_record(const stream_run *r)
     row.ms_median = r->ms; row.tflops = NAN; row.gbps = r->gbps;
     row.ref_name = "d2d_copy"; row.ref_value = r->copy_gbps; row.ratio_to_ref = r->gbps / r->copy_gbps;
     row.rel_err = o->no_check ? NAN : 0.0;
-    row.impl = "course"; row.repeat = o->repeat;   /* group, cluster, mode: do not apply */
+    row.impl = "course"; row.repeat = o->repeat; row.chooser = "default";   /* group, cluster, mode: do not apply */
     row_fill_env(&row, &r->di, &st, r->clock);
     return row_write(o->csv, &row);
 }

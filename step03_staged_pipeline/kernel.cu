@@ -138,6 +138,7 @@ int main(int argc, char **argv)
 {
     static const stream_step step = {
         "03", "staged_pipeline", "a ring of S slots with (index, phase) pipeline state",
-        1, STREAM_MAX_STAGES, STEP03_DEFAULT_STAGES, launch_step03};
+        1, STREAM_MAX_STAGES, STEP03_DEFAULT_STAGES, launch_step03,
+        (1u << BUG_PRODUCER_PHASE0) | (1u << BUG_SKIP_COMMIT) | (1u << BUG_SKIP_RELEASE)};
     return stream_main(argc, argv, &step);
 }

@@ -524,6 +524,7 @@ int main(int argc, char **argv)
         .trace_units = 1 + CONSUMER_WGS,
         .trace_unit_kind = "warpgroup",
         .launch_desc = &LAUNCH,
+        .plant_bugs = (1u << BUG_PRODUCER_PHASE0) | (1u << BUG_SKIP_COMMIT) | (1u << BUG_SKIP_RELEASE),
     };
     return gemm_main(argc, argv, &step);
 }

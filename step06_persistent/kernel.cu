@@ -625,6 +625,7 @@ int main(int argc, char **argv)
         .trace_unit_kind = "warpgroup",
         .has_group = 1,
         .launch_desc = &LAUNCH,
+        .plant_bugs = (1u << BUG_PRODUCER_PHASE0) | (1u << BUG_SKIP_COMMIT) | (1u << BUG_SKIP_RELEASE),
     };
     return gemm_main(argc, argv, &step);
 }

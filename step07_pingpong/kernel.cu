@@ -706,6 +706,8 @@ int main(int argc, char **argv)
         .trace_unit_kind = "warpgroup",
         .has_group = 1,
         .launch_desc = &LAUNCH,
+        .plant_bugs = (1u << BUG_PRODUCER_PHASE0) | (1u << BUG_SKIP_COMMIT) | (1u << BUG_SKIP_RELEASE) |
+                      (1u << BUG_SKIP_NAMED_ARRIVE),
     };
     return gemm_main(argc, argv, &step);
 }

@@ -867,6 +867,9 @@ int main(int argc, char **argv)
         .workspace_bytes = step_workspace_bytes,
         .launch_desc = &LAUNCH,
         .has_mode = 1,
+        .plant_bugs = (1u << BUG_PRODUCER_PHASE0) | (1u << BUG_SKIP_COMMIT) | (1u << BUG_SKIP_RELEASE) |
+                      (1u << BUG_SKIP_NAMED_ARRIVE) | (1u << BUG_SKIP_FLAG) |
+                      (1u << BUG_SKIP_REMOTE_RELEASE),
     };
     return gemm_main(argc, argv, &step);
 }

@@ -10,9 +10,9 @@
 
 /* ---- args ------------------------------------------------------------------ */
 
-static const args_limits stream_lim = {WORKLOAD_STREAM, 1, 8, 4, 0, 0, 0};
-static const args_limits onesl_lim = {WORKLOAD_STREAM, 1, 1, 1, 0, 0, 0};
-static const args_limits gemm_lim = {WORKLOAD_GEMM, 2, 6, 4, 0, 0, 0};
+static const args_limits stream_lim = {WORKLOAD_STREAM, 1, 8, 4, 0, 0, 0, 0};
+static const args_limits onesl_lim = {WORKLOAD_STREAM, 1, 1, 1, 0, 0, 0, 0};
+static const args_limits gemm_lim = {WORKLOAD_GEMM, 2, 6, 4, 0, 0, 0, 0};
 
 START_TEST(test_args_defaults_and_values)
 {
@@ -120,9 +120,10 @@ static const args_limits gemm_group_lim = {.workload = WORKLOAD_GEMM, .min_stage
 static const args_limits gemm_nogroup_lim = {.workload = WORKLOAD_GEMM, .min_stages = 2, .max_stages = 6,
                                              .default_stages = 4, .debug_build = 0, .has_group = 0};
 static const args_limits stream_group_lim = {.workload = WORKLOAD_STREAM, .min_stages = 1, .max_stages = 8,
-                                             .default_stages = 4, .debug_build = 1, .has_group = 1};
+                                             .default_stages = 4, .debug_build = 1, .has_group = 1,
+                                             .plant_bugs = 0x0E};
 static const args_limits gemm_debug_lim = {.workload = WORKLOAD_GEMM, .min_stages = 2, .max_stages = 6,
-                                           .default_stages = 4, .debug_build = 1, .has_group = 1};
+                                           .default_stages = 4, .debug_build = 1, .has_group = 1, .plant_bugs = 0x7E};
 static const args_limits gemm_mode_lim = {.workload = WORKLOAD_GEMM, .min_stages = 2, .max_stages = 6,
                                           .default_stages = 4, .has_group = 1, .has_mode = 1};
 static const args_limits stream_mode_lim = {.workload = WORKLOAD_STREAM, .min_stages = 1, .max_stages = 8,
@@ -178,7 +179,7 @@ static const struct { const args_limits *lim; const char *line; const char *frag
     {&gemm_group_lim, "--group x", "--group", "not an integer"},
     {&gemm_group_lim, "--group 4x", "--group", "not an integer"},
     {&gemm_group_lim, "--group", "--group", "missing value"},
-    {&gemm_nogroup_lim, "--group 4", "--group", "steps 06 and 07"},
+    {&gemm_nogroup_lim, "--group 4", "--group", "persistent steps, 06 on"},
     {&stream_group_lim, "--group 4", "--group", "not a flag of this step"},
     {&gemm_debug_lim, "--plant-bug 7", "--plant-bug", "between 1 and 6"},
     {&gemm_debug_lim, "--plant-bug 0", "--plant-bug", "between 1 and 6"},
@@ -217,6 +218,24 @@ START_TEST(test_args_plant_bug_range)
     ck_assert_int_eq(o.plant_bug, 4);
     ck_assert_int_eq(o.group, 2);
     ck_assert_int_eq(parse(&gemm_debug_lim, "--plant-bug 7", &o, msg), ARGS_BAD);
+}
+END_TEST
+
+/* Each step accepts only the bugs it plants (step 03: 1-3, step 07: 1-4 ...),
+ * and a step that plants none says so: exit 2 before any device check. */
+START_TEST(test_args_plant_bug_per_step)
+{
+    args_options o;
+    char msg[512];
+    args_limits step03 = {.workload = WORKLOAD_STREAM, .min_stages = 1, .max_stages = 8,
+                          .default_stages = 4, .debug_build = 1, .plant_bugs = 0x0E};
+    ck_assert_int_eq(parse(&step03, "--plant-bug 3", &o, msg), ARGS_OK);
+    ck_assert_int_eq(parse(&step03, "--plant-bug 5", &o, msg), ARGS_BAD);
+    ck_assert_ptr_nonnull(strstr(msg, "--plant-bug"));
+    ck_assert_ptr_nonnull(strstr(msg, "plants bugs 1, 2, 3, not 5"));
+    step03.plant_bugs = 0;
+    ck_assert_int_eq(parse(&step03, "--plant-bug 1", &o, msg), ARGS_BAD);
+    ck_assert_ptr_nonnull(strstr(msg, "plants no bug"));
 }
 END_TEST
 
@@ -359,6 +378,7 @@ Suite *args_suite(void)
     tcase_add_test(ar, test_args_group_accepted);
     tcase_add_loop_test(ar, test_args_group_refused, 0, NELEMS(group_bad));
     tcase_add_test(ar, test_args_plant_bug_range);
+    tcase_add_test(ar, test_args_plant_bug_per_step);
     tcase_add_test(ar, test_args_mode);
     suite_add_tcase(s, ar);
     TCase *fl = tcase_create("args_flags");
