@@ -164,6 +164,54 @@ static float median_of(float *v, int n)
 /* A launch to time: fn(ctx, i) enqueues launch number i on `stream`. */
 typedef void (*launch_thunk)(void *ctx, int i, cudaStream_t stream);
 
+/* ---- holding the GPU while the host enqueues ----------------------------------
+ * The timed loop is correct only if the host keeps ahead of the GPU: a launch
+ * the GPU has to wait for is timed from its start event, recorded while the
+ * GPU was idle, so its time includes the host's delay.  With kernels of
+ * ~10 us (512^3) the host's per-launch cost (a cuBLAS call, two event
+ * records) is of the same order.  So the loop is enqueued behind a kernel
+ * that holds the GPU until the host has enqueued everything (a flag in mapped
+ * host memory), or until a time limit passes: if the launch queue fills
+ * before the host is done, the host blocks in a launch, never sets the flag,
+ * and the hold ends by itself (no deadlock), the GPU then starting on a full
+ * queue. */
+#define GPU_HOLD_LIMIT_NS 200000000ull   /* 200 ms */
+
+static __global__ void gpu_hold_kernel(const volatile int *release, unsigned long long limit_ns)
+{
+    unsigned long long t0, t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    do {
+        if (*release) return;
+        __nanosleep(1000);
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    } while (t - t0 < limit_ns);
+}
+
+typedef struct {
+    int *host;        /* mapped: the host writes 1 when it has enqueued the loop */
+    int *dev;         /* the same word, as the kernel sees it */
+} gpu_hold;
+
+static void gpu_hold_start(gpu_hold *h, cudaStream_t s)
+{
+    CUDA_CHECK(cudaHostAlloc((void **)&h->host, sizeof(int), cudaHostAllocMapped));
+    *(volatile int *)h->host = 0;
+    CUDA_CHECK(cudaHostGetDevicePointer((void **)&h->dev, h->host, 0));
+    gpu_hold_kernel<<<1, 1, 0, s>>>(h->dev, GPU_HOLD_LIMIT_NS);
+    CUDA_CHECK_LAUNCH();
+}
+
+static void gpu_hold_release(gpu_hold *h)
+{
+    *(volatile int *)h->host = 1;
+}
+
+static void gpu_hold_free(gpu_hold *h)
+{
+    CUDA_CHECK(cudaFreeHost(h->host));
+}
+
 /* One timed launch: `between` (if any) outside the span, then the launch
  * between its own two events. */
 static void time_one_launch(launch_thunk fn, void *ctx, int i, launch_thunk between,
@@ -183,8 +231,8 @@ static void time_one_launch(launch_thunk fn, void *ctx, int i, launch_thunk betw
  * cuBLAS timed against itself through the GEMM harness read 0.981 at 512^3
  * and 0.992 at 2048^3 on the H100, medians of 3 processes: the first side
  * lost.)  Everything is
- * enqueued before one synchronize, so host enqueue gaps are not timed as long
- * as the host keeps ahead of the GPU.  b may be NULL (time A alone).
+ * enqueued behind a hold (above), then released and synchronized once, so
+ * host enqueue gaps are not timed.  b may be NULL (time A alone).
  * `between`, when not NULL, is enqueued before every launch of either side,
  * outside its events (the GEMM harness's L2 flush). */
 static void time_interleaved_between(launch_thunk a, void *actx, launch_thunk b, void *bctx,
@@ -208,13 +256,17 @@ static void time_interleaved_between(launch_thunk a, void *actx, launch_thunk b,
     float *ta = (float *)malloc(sizeof(float) * (size_t)iters);
     float *tb = (float *)malloc(sizeof(float) * (size_t)iters);
     for (int i = 0; i < nev; ++i) CUDA_CHECK(cudaEventCreate(&ev[i]));
+    gpu_hold hold;
+    gpu_hold_start(&hold, s);
     for (int i = 0; i < iters; ++i) {
         const int b_first = b && (i & 1);
         if (b_first) time_one_launch(b, bctx, warmup + i, between, between_ctx, ev[4 * i + 2], ev[4 * i + 3], s);
         time_one_launch(a, actx, warmup + i, between, between_ctx, ev[4 * i + 0], ev[4 * i + 1], s);
         if (b && !b_first) time_one_launch(b, bctx, warmup + i, between, between_ctx, ev[4 * i + 2], ev[4 * i + 3], s);
     }
+    gpu_hold_release(&hold);
     CUDA_CHECK(cudaStreamSynchronize(s));
+    gpu_hold_free(&hold);
     for (int i = 0; i < iters; ++i) {
         CUDA_CHECK(cudaEventElapsedTime(&ta[i], ev[4 * i + 0], ev[4 * i + 1]));
         if (b) CUDA_CHECK(cudaEventElapsedTime(&tb[i], ev[4 * i + 2], ev[4 * i + 3]));
