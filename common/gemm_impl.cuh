@@ -85,12 +85,12 @@ static void gemm_launch_step(const gemm_step *step, gemm_operands *op, cudaStrea
     step->launch(op, s);
 }
 
-/* Timed launch i of the step reads set rotation_set(0, i): the even sets
+/* The launch at position t of the run reads set rotation_set(t)
  * (rotation.h says why). */
 static void gemm_step_thunk(void *ctx, int i, cudaStream_t s)
 {
     gemm_step_thunk_ctx *c = (gemm_step_thunk_ctx *)ctx;
-    gemm_launch_step(c->step, &c->ops[rotation_set(0, i, c->nsets)], s);
+    gemm_launch_step(c->step, &c->ops[rotation_set(i, c->nsets)], s);
 }
 
 typedef struct {
@@ -98,7 +98,7 @@ typedef struct {
     const __nv_bfloat16 **a, **b;
     __nv_bfloat16 *d;
     int m, n, k, nsets;
-    int side;                 /* 1: the reference (odd sets); 0: cuBLAS in the step's place (--ref-vs-ref) */
+    int side;                 /* 1: the reference (into D's twin); 0: cuBLAS in the step's place (--ref-vs-ref) */
 } cublas_thunk_ctx;
 
 /* D = A·Bᵀ, all row-major, is Dᵀ = B·Aᵀ in column-major: cuBLAS "TN" with
@@ -116,7 +116,7 @@ static void cublas_gemm(cublasHandle_t h, const __nv_bfloat16 *a, const __nv_bfl
 static void cublas_thunk(void *ctx, int i, cudaStream_t s)
 {
     cublas_thunk_ctx *c = (cublas_thunk_ctx *)ctx;
-    const int set = rotation_set(c->side, i, c->nsets);
+    const int set = rotation_set(i, c->nsets);
     cublas_gemm(c->h, c->a[set], c->b[set], c->d, c->m, c->n, c->k, s);
 }
 
@@ -449,7 +449,7 @@ static void gemm_print(const gemm_run *r)
     if (o->no_check) printf("check skipped (--no-check)\n");
     else printf("check ok%s: rel err %.2e vs cuBLAS, %.2e vs float64 on %zu elements\n",
                 o->exact ? " (exact, bit for bit)" : "", r->err_ref, r->err_host, r->host_checked);
-    printf("  timing: %d launches each, interleaved; %d input sets (the step's even, cuBLAS's odd)%s\n",
+    printf("  timing: %d launches each, interleaved; %d input sets taken in launch order%s\n",
            r->iters, r->rot.nsets, r->rot.flush ? ", L2 flushed before every launch" : "");
 }
 

@@ -161,7 +161,9 @@ static float median_of(float *v, int n)
     return n % 2 ? v[n / 2] : 0.5f * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* A launch to time: fn(ctx, i) enqueues launch number i on `stream`. */
+/* A launch to time: fn(ctx, t) enqueues one launch on `stream`; t is its
+ * position in the run (0, 1, 2 ..., both sides counted in the order they
+ * run: the GEMM harness picks its input set by it, rotation.h). */
 typedef void (*launch_thunk)(void *ctx, int i, cudaStream_t stream);
 
 /* ---- holding the GPU while the host enqueues ----------------------------------
@@ -241,13 +243,14 @@ static void time_interleaved_between(launch_thunk a, void *actx, launch_thunk b,
 {
     cudaStream_t s;
     CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    const int per_round = b ? 2 : 1;
     for (int i = 0; i < warmup; ++i) {
         if (between) between(between_ctx, i, s);
-        a(actx, i, s);
+        a(actx, per_round * i, s);
         CUDA_CHECK_LAUNCH();
         if (b) {
             if (between) between(between_ctx, i, s);
-            b(bctx, i, s);
+            b(bctx, per_round * i + 1, s);
             CUDA_CHECK_LAUNCH();
         }
     }
@@ -259,10 +262,10 @@ static void time_interleaved_between(launch_thunk a, void *actx, launch_thunk b,
     gpu_hold hold;
     gpu_hold_start(&hold, s);
     for (int i = 0; i < iters; ++i) {
-        const int b_first = b && (i & 1);
-        if (b_first) time_one_launch(b, bctx, warmup + i, between, between_ctx, ev[4 * i + 2], ev[4 * i + 3], s);
-        time_one_launch(a, actx, warmup + i, between, between_ctx, ev[4 * i + 0], ev[4 * i + 1], s);
-        if (b && !b_first) time_one_launch(b, bctx, warmup + i, between, between_ctx, ev[4 * i + 2], ev[4 * i + 3], s);
+        const int b_first = b && (i & 1), t = per_round * (warmup + i);
+        if (b_first) time_one_launch(b, bctx, t, between, between_ctx, ev[4 * i + 2], ev[4 * i + 3], s);
+        time_one_launch(a, actx, t + b_first, between, between_ctx, ev[4 * i + 0], ev[4 * i + 1], s);
+        if (b && !b_first) time_one_launch(b, bctx, t + 1, between, between_ctx, ev[4 * i + 2], ev[4 * i + 3], s);
     }
     gpu_hold_release(&hold);
     CUDA_CHECK(cudaStreamSynchronize(s));

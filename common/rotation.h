@@ -9,10 +9,13 @@
  *     L2, worth 3-4% of cuBLAS's time at 1024^3-2048^3 on an H100.)
  *   - inputs that stay in L2 from one launch to their next use: a small
  *     problem then measures the cache, not the kernel.
- * So the step reads the even sets and cuBLAS the odd ones (sets of its own),
- * launch by launch in turn, and there are enough sets that between two reads
- * of one set the other sets move ROTATION_COVER_L2 times the L2's size
- * through it.  Where that would take more than ROTATION_MAX_SETS sets (tiny
+ * So the sets are taken in the order the launches run, whichever side a
+ * launch belongs to (launch t reads set t mod nsets): no launch reads the
+ * set the launch before it read, each side reads even and odd sets alike
+ * (with sets tied to a side, cuBLAS timed against itself still read 0.986 at
+ * 512^3: the placement of a side's sets showed), and there are enough sets
+ * that between two reads of one set the other sets move ROTATION_COVER_L2
+ * times the L2's size through it.  Where that would take more than ROTATION_MAX_SETS sets (tiny
  * problems: < 600 KB of A and B on an H100) or more memory than the device
  * has, the harness instead flushes L2 before every timed launch (reads a
  * buffer of twice its size, outside the timed span).
@@ -40,8 +43,8 @@ static inline rotation_plan rotation_plan_make(double bytes, double l2, double b
     const double cover = ROTATION_COVER_L2 * l2;
     double want = bytes > 0 ? cover / bytes : 1;
     int n = want >= ROTATION_MAX_SETS ? ROTATION_MAX_SETS : (int)want + (want > (int)want);
-    if (n < 2) n = 2;              /* one set each at least */
-    n += n & 1;                    /* even: the step's sets and cuBLAS's alternate */
+    if (n < 2) n = 2;              /* never the set the launch before read */
+    n += n & 1;                    /* even: one round of two launches reads two sets */
     if (n > ROTATION_MAX_SETS) n = ROTATION_MAX_SETS;
     while (n > 2 && (double)n * bytes > budget) n -= 2;
     if (n == 2 && 2.0 * bytes > budget) n = 1;   /* only one fits: both sides share it */
@@ -50,12 +53,11 @@ static inline rotation_plan rotation_plan_make(double bytes, double l2, double b
     return p;
 }
 
-/* The set timed launch i of a side reads: side 0 = the step, 1 = the
- * reference.  Launches alternate step, reference, step, ...; with an even
- * count the step gets the even sets and the reference the odd ones. */
-static inline int rotation_set(int side, int i, int nsets)
+/* The set the launch at position t of the run (0, 1, 2 ..., both sides
+ * counted, in the order they run) reads. */
+static inline int rotation_set(long long t, int nsets)
 {
-    return (int)((2 * (long long)i + side) % nsets);
+    return (int)(t % nsets);
 }
 
 #endif

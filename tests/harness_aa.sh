@@ -2,8 +2,8 @@
 # tests/harness_aa.sh [BIN] [SHAPES] — the GEMM harness's A/A self-test (GPU).
 #
 # Runs BIN (default build/step09_stream_k) with --ref-vs-ref: cuBLAS timed
-# against itself, the one side through the step's launch path and input sets
-# (the even rotation sets), the other as the reference (the odd sets).  A fair
+# against itself, the one side through the step's launch path, the other as
+# the reference, each on the input sets the harness gives it.  A fair
 # harness reads 1.00.  Three processes per shape; prints each ratio and the
 # median, and says FAIL (exit 1) when a median is off 1.00 by more than 1%.
 # Not part of make test: it is a measurement, run on the GPU machine

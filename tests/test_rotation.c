@@ -11,30 +11,32 @@
 #define MIB (1024.0 * 1024.0)
 static const double h100_l2 = 50 * MIB, plenty = 70000 * MIB;
 
-/* Walk 4 rounds of launches (step, ref, step, ref, ...) and check the rules. */
+/* Walk 8 x nsets launches in the harness's order (rounds of two: A B, then
+ * B A, ...) and check the rules: no launch reads the set the launch before it
+ * read; each side reads even and odd sets alike; between two reads of a set,
+ * the other sets pass 2 x L2 through the cache (or the harness flushes). */
 static void check_walk(rotation_plan p, double bytes, double l2)
 {
-    const int n = p.nsets, launches = 8 * (n > 0 ? n : 1);
-    int last_read[ROTATION_MAX_SETS];
+    const int n = p.nsets, launches = 8 * n;
+    long long last_read[ROTATION_MAX_SETS];
+    int parity[2][2] = {{0, 0}, {0, 0}};   /* [side][set parity] */
     for (int s = 0; s < ROTATION_MAX_SETS; ++s) last_read[s] = -1;
-    for (int t = 0; t < launches; ++t) {
-        const int side = t % 2, i = t / 2;
-        const int s = rotation_set(side, i, n);
+    for (long long t = 0; t < launches; ++t) {
+        const long long round = t / 2;
+        const int side = (int)((t % 2) ^ (round % 2));   /* A B, B A, A B ... */
+        const int s = rotation_set(t, n);
         ck_assert_int_ge(s, 0);
         ck_assert_int_lt(s, n);
-        if (n >= 2) {
-            /* sets of its own: even for the step, odd for the reference */
-            ck_assert_int_eq(s % 2, side);
-            /* never the set the other side has just read */
-            if (t > 0) ck_assert_int_ne(s, rotation_set(1 - side, side ? i : i - 1, n));
-        }
+        if (t > 0 && n >= 2) ck_assert_int_ne(s, rotation_set(t - 1, n));
+        ++parity[side][s % 2];
         if (last_read[s] >= 0 && !p.flush && n >= 2) {   /* n = 1: shared, memory-bound case */
-            /* every other set was read in between: (n - 1) sets of bytes */
             const double between = (double)(t - last_read[s] - 1) * bytes;
             ck_assert_msg(between >= 2.0 * l2, "set %d read again after only %.0f bytes", s, between);
         }
         last_read[s] = t;
     }
+    if (n >= 2)
+        for (int side = 0; side < 2; ++side) ck_assert_int_eq(parity[side][0], parity[side][1]);
 }
 
 START_TEST(test_rotation_sizes)
