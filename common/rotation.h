@@ -9,8 +9,9 @@
  *     L2, worth 3-4% of cuBLAS's time at 1024^3-2048^3 on an H100.)
  *   - inputs that stay in L2 from one launch to their next use: a small
  *     problem then measures the cache, not the kernel.
- * So the sets are taken in the order the launches run, whichever side a
- * launch belongs to (launch t reads set t mod nsets): no launch reads the
+ * So a set is an A, a B and the D its launch writes, and the sets are taken
+ * in the order the launches run, whichever side a launch belongs to (launch
+ * t reads set t mod nsets, and writes its D): no launch reads the
  * set the launch before it read, each side reads even and odd sets alike
  * (with sets tied to a side, cuBLAS timed against itself still read 0.986 at
  * 512^3: the placement of a side's sets showed), and there are enough sets
@@ -35,7 +36,7 @@ typedef struct {
     int flush;      /* 1: the sets cannot keep each other out of L2: flush before every launch */
 } rotation_plan;
 
-/* bytes: A and B of one set; l2: the device's L2 size; budget: device memory
+/* bytes: one set (A, B and D); l2: the device's L2 size; budget: device memory
  * the sets may take (>= bytes, or there is no run at all). */
 static inline rotation_plan rotation_plan_make(double bytes, double l2, double budget)
 {

@@ -7,7 +7,7 @@
 #   * a README that gives the size of a `make diff STEP=NN` ("(N lines)")
 #     gives the size make diff prints
 #   * README.md's table of planted bugs lists, per step, exactly the bugs its
-#     kernel.cu plants (PLANTED(plant_bug, BUG_...), numbered in common/debug.cuh)
+#     kernel.cu plants (PLANTED(..plant_bug, BUG_...), numbered in common/debug.cuh)
 #   * README.md's count of ptxas C7510 notes in DEBUG builds is two per step
 #     that includes wgmma.cuh (the timed and the traced kernel)
 #   * a bench duration quoted as "N runs in T" is a line "bench: N runs in T"
@@ -60,7 +60,7 @@ table=$(awk '/^ *\| step \| `--plant-bug` \|/ { t = 1; next } t && /^ *\|/ { sub
 for d in step[0-9]*_*/; do
     d=${d%/}; s=${d#step}; s=${s%%_*}
     [ -n "$table" ] || break
-    want=$(grep -o 'PLANTED(plant_bug, *BUG_[A-Z0-9_]*' "$d/kernel.cu" 2>/dev/null | sed 's/.*\(BUG_[A-Z0-9_]*\)$/\1/' | sort -u |
+    want=$(grep -o 'PLANTED([a-z_>.-]*plant_bug, *BUG_[A-Z0-9_]*' "$d/kernel.cu" 2>/dev/null | sed 's/.*\(BUG_[A-Z0-9_]*\)$/\1/' | sort -u |
            while read -r b; do echo "$nums" | awk -v b="$b" '$1 == b { print $2 }'; done | sort -n | tr '\n' ' ')
     want=${want:-none }
     row=$(echo "$table" | awk -F'|' -v s="$s" '{ c = $2; gsub(/ /, "", c) } c == s { print $3; exit }')
