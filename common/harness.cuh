@@ -7,7 +7,8 @@
  * Why interleave: an H100 under load sits at its power cap and its clock
  * moves (1.98 GHz cold, ~1.3–1.7 GHz hot), so a reference timed before or
  * after a step is measured on a different card.  time_interleaved() runs
- * A B B A A B ..., each launch between its own pair of events, and reports the
+ * A B, B A, ... (a random order per round), each launch between its own pair
+ * of events, and reports the
  * median of each: the ratio of those medians holds across clock states. */
 #ifndef COMMON_HARNESS_CUH
 #define COMMON_HARNESS_CUH
@@ -227,12 +228,13 @@ static void time_one_launch(launch_thunk fn, void *ctx, int i, launch_thunk betw
 }
 
 /* Times A and B interleaved launch by launch, each between its own events,
- * after `warmup` untimed rounds, in counterbalanced order: A B in even
- * rounds, B A in odd ones, so that neither side always runs first (the one
- * that follows a round boundary) or always follows the other.  (Always A B,
- * cuBLAS timed against itself through the GEMM harness read 0.981 at 512^3
- * and 0.992 at 2048^3 on the H100, medians of 3 processes: the first side
- * lost.)  Everything is
+ * after `warmup` untimed rounds, each round in a random order (A B or B A,
+ * a fixed pseudo-random sequence), so that no pattern of the run (which
+ * side goes first, which follows which, which input sets each side gets)
+ * sides with one of them.  With ~6 us kernels a fixed pattern showed: cuBLAS
+ * timed against itself through the GEMM harness read 0.981 at 512^3 with A B
+ * always, 0.98 or 1.02 with A B / B A alternating, depending on how many
+ * rounds ran (H100; plots/results/refactor_guard/).  Everything is
  * enqueued behind a hold (above), then released and synchronized once, so
  * host enqueue gaps are not timed.  b may be NULL (time A alone).
  * `between`, when not NULL, is enqueued before every launch of either side,
@@ -259,10 +261,11 @@ static void time_interleaved_between(launch_thunk a, void *actx, launch_thunk b,
     float *ta = (float *)malloc(sizeof(float) * (size_t)iters);
     float *tb = (float *)malloc(sizeof(float) * (size_t)iters);
     for (int i = 0; i < nev; ++i) CUDA_CHECK(cudaEventCreate(&ev[i]));
+    uint64_t order = 0x5eed0bdeull;   /* the same order in every run */
     gpu_hold hold;
     gpu_hold_start(&hold, s);
     for (int i = 0; i < iters; ++i) {
-        const int b_first = b && (i & 1), t = per_round * (warmup + i);
+        const int b_first = b && (rng_next(&order) >> 63), t = per_round * (warmup + i);
         if (b_first) time_one_launch(b, bctx, t, between, between_ctx, ev[4 * i + 2], ev[4 * i + 3], s);
         time_one_launch(a, actx, t + b_first, between, between_ctx, ev[4 * i + 0], ev[4 * i + 1], s);
         if (b && !b_first) time_one_launch(b, bctx, t + 1, between, between_ctx, ev[4 * i + 2], ev[4 * i + 3], s);

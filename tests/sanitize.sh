@@ -76,7 +76,8 @@ BUILD=${1:-build}
 OUT=${2:-plots/results/sanitize.md}
 LOGS=$(dirname "$OUT")/sanitize_logs
 SAN=${SANITIZER:-compute-sanitizer}
-command -v "$SAN" >/dev/null 2>&1 || SAN=${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer
+# A bare name found on PATH becomes its path (the -x test below needs one).
+SAN=$(command -v "$SAN" 2>/dev/null || echo "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer")
 if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
     echo "sanitize: no CUDA device here; nothing run (the recorded table is $OUT)"
     exit 0

@@ -11,8 +11,9 @@
 #define MIB (1024.0 * 1024.0)
 static const double h100_l2 = 50 * MIB, plenty = 70000 * MIB;
 
-/* Walk 8 x nsets launches in the harness's order (rounds of two: A B, then
- * B A, ...) and check the rules: no launch reads the set the launch before it
+/* Walk 8 x nsets launches in rounds of two whose order alternates (A B, then
+ * B A, ...; the harness draws each round's order at random, which balances
+ * the same way on average) and check the rules: no launch reads the set the launch before it
  * read; each side reads even and odd sets alike; between two reads of a set,
  * the other sets pass 2 x L2 through the cache (or the harness flushes). */
 static void check_walk(rotation_plan p, double bytes, double l2)
