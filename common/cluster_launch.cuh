@@ -55,6 +55,9 @@ static int *cluster_walk_table(const gemm_launch_desc *l, const gemm_operands *o
     const int clusters = grid / cluster;
     int *d = NULL;
     CUDA_CHECK(cudaMalloc((void **)&d, 2 * CLUSTER_PROBE_MAX_SMS * sizeof(int)));
+    /* -1 (no SM) wherever the probes write nothing: the copies back read
+     * initialized memory, and a missing entry reads as "not placed". */
+    CUDA_CHECK(cudaMemset(d, 0xff, 2 * CLUSTER_PROBE_MAX_SMS * sizeof(int)));
     for (int c = 0; c < clusters; ++c) keys[c] = c;
     if (num_sms <= CLUSTER_PROBE_MAX_SMS && grid <= num_sms) {
         CUDA_CHECK(cudaFuncSetAttribute((const void *)cluster_probe_sm_of_cta,
