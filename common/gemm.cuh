@@ -17,11 +17,13 @@
  *     kernel never wrote fails;
  *   - relative Frobenius error against cuBLAS (< 1e-2) and, when M·N·K is
  *     small, against a float64 host reference; any NaN or Inf fails;
- *   - times the step and cuBLAS interleaved (harness.cuh), each on input sets
- *     of its own, enough of them that no launch finds its A and B in L2 (or
- *     with an L2 flush before every launch where that many do not fit:
- *     rotation.h), ~2 ms of launches per side unless --iters says otherwise;
- *     --ref-vs-ref times cuBLAS against itself the same way (the A/A test);
+ *   - times the step and cuBLAS interleaved (harness.cuh: each round in a
+ *     random order, behind a hold so the host is never timed), on sets of A,
+ *     B and D taken in launch order, enough of them that no launch finds its
+ *     inputs in L2 (or with an L2 flush before every launch where that many
+ *     do not fit: rotation.h), ~2 ms of launches per side unless --iters says
+ *     otherwise; --ref-vs-ref times cuBLAS against itself the same way (the
+ *     A/A test, tests/harness_aa.sh);
  *   - prints a summary line and appends a CSV row. */
 #ifndef COMMON_GEMM_CUH
 #define COMMON_GEMM_CUH

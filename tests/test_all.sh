@@ -5,6 +5,7 @@
 #   tests/test_report.sh    the report pipeline on a hand-written CSV
 #   tests/test_claims.sh    what the READMEs and tools claim, where a script can check it
 #   tests/test_targets.sh   every make target the README names, in a scratch copy
+#   tests/code_shape.sh     the kernels' and common/'s function lengths and parameter counts
 # The runner's own last line, "N passed, N failed, N skipped", stays the
 # last line of that form in the log (.ci/run relies on it): the other parts
 # and the verdict count in other words.  Exit 1 if any part failed.
@@ -24,6 +25,7 @@ part runner "$RUNNER"
 part report sh "$HERE/test_report.sh"
 part claims sh "$HERE/test_claims.sh"
 part targets sh "$HERE/test_targets.sh"
+part shape sh "$HERE/code_shape.sh"
 
 # The runner's counts: its last "N passed, N failed, N skipped" line.
 counts=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$T/runner.log" | tail -n1)
@@ -35,11 +37,12 @@ tally() {
     echo "$1 $ok/$((ok + bad))"
 }
 status=0; failed=""
-for p in runner report claims targets; do
+for p in runner report claims targets shape; do
     rc=$(cat "$T/$p.rc" 2>/dev/null || echo 1)
     [ "$rc" = 0 ] || { status=1; failed="$failed $p"; }
 done
-summary="$counts; $(tally report); $(tally claims); $(tally targets)"
+shape=$(sed -n 's/^code_shape: \(.*\)/\1/p' "$T/shape.log" | tail -n1)
+summary="$counts; $(tally report); $(tally claims); $(tally targets); code shape: ${shape:-no summary}"
 if [ "$status" = 0 ]; then
     echo "make test: PASS: $summary"
 else
