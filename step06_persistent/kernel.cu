@@ -596,9 +596,10 @@ static void *step_prepare(const gemm_operands *op)
 static void step_launch(const gemm_operands *op, cudaStream_t stream)
 {
     step_plan *p = (step_plan *)op->plan;
-    p->P.trace = op->trace;
-    p->P.plant_bug = op->plant_bug;
-    gemm_launch(&LAUNCH, op, p->grid, &p->P, stream);
+    kernel_params *P = &p->P;
+    P->trace = op->trace;
+    P->plant_bug = op->plant_bug;
+    gemm_launch(&LAUNCH, op, p->grid, P, stream);
 }
 
 int main(int argc, char **argv)

@@ -737,10 +737,11 @@ static void step_release(void *plan)
 static void step_launch(const gemm_operands *op, cudaStream_t stream)
 {
     step_plan *p = (step_plan *)op->plan;
-    p->P.trace = op->trace;
-    p->P.trace.cta_b = 1;   /* a timeline shows the two CTAs of cluster 0 */
-    p->P.plant_bug = op->plant_bug;
-    gemm_launch(&LAUNCH, op, p->grid, &p->P, stream);
+    kernel_params *P = &p->P;
+    P->trace = op->trace;
+    P->trace.cta_b = 1;   /* a timeline shows the two CTAs of cluster 0 */
+    P->plant_bug = op->plant_bug;
+    gemm_launch(&LAUNCH, op, p->grid, P, stream);
 }
 
 int main(int argc, char **argv)
