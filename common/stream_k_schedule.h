@@ -315,19 +315,24 @@ SCHED_FN work_unit sk_walk_unit(const sk_plan *p, const sk_walk *w, const cluste
     return u;
 }
 
-/* sk_work_writes / sk_work_waits asked of a work unit: a piece that starts
- * inside its tile ends in a partial (write); the piece holding k-tile 0 of a
- * split tile ends in a wait for the others' partials (owner).  A whole tile
- * does neither, so every unit of steps 06-08 and every data-parallel unit of
- * step 09 goes straight to the epilogue. */
+/* sk_work_writes / sk_work_waits asked of a work unit (the kernel asks
+ * these; they answer through the two above, which the CPU tests' role and
+ * wait-graph checks exercise): a piece that starts inside its tile ends in a
+ * partial (write); the piece holding k-tile 0 of a split tile ends in a wait
+ * for the others' partials (owner).  A whole tile does neither, so every
+ * unit of steps 06-08 and every data-parallel unit of step 09 goes straight
+ * to the epilogue. */
 SCHED_FN int sk_unit_writes(const sk_plan *p, const work_unit *u)
 {
-    (void)p;
-    return u->k_begin > 0;
+    sk_work w;
+    w.tile = u->tile; w.k_begin = u->k_begin; w.k_end = u->k_end;
+    return sk_work_writes(p, &w);
 }
 SCHED_FN int sk_unit_waits(const sk_plan *p, const work_unit *u)
 {
-    return u->k_begin == 0 && u->k_end < p->kt;
+    sk_work w;
+    w.tile = u->tile; w.k_begin = u->k_begin; w.k_end = u->k_end;
+    return sk_work_waits(p, &w);
 }
 
 #endif
