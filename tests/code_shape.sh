@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/code_shape.sh [--report | --self-test]   (run from the repository root)
 #
-# Checks the code-shape goals of the steps' refactor (COURSE_DESIGN.md: each
+# Checks the kernels' shape (README.md, "Writing your own step", rule 4: each
 # role takes a small context struct rather than a long parameter list):
 #   - stepNN/kernel.cu for every step folder from 05 on (step0*/, step1*/):
 #     no function longer than STEP_MAX_LINES (60) lines and no __device__
