@@ -245,10 +245,9 @@ static int gemm_alloc_plan(gemm_run *r)
     /* Rotation sets (rotation.h): each an A, a B and a D, taken in launch
      * order by both sides, enough that no launch finds its A and B in L2, as
      * many as fit; otherwise an L2 flush before every timed launch (its
-     * buffer, 2 x L2, comes first).  D rotates with A and B: with one D for
-     * the step and another for cuBLAS, cuBLAS timed against itself read
-     * 0.986 at 512^3 and 1024^3 (H100), the side writing the first buffer
-     * slower. */
+     * buffer, 2 x L2, comes first).  D rotates with A and B, so the step and
+     * cuBLAS write the same buffers too: nothing in the data tells the two
+     * sides apart. */
     r->d_offset = (bytes_ab + 255) / 256 * 256;
     const size_t bytes_set = r->d_offset + bytes_d;
     size_t free_b = 0, total_b = 0;

@@ -12,12 +12,14 @@
  * So a set is an A, a B and the D its launch writes, and the sets are taken
  * in the order the launches run, whichever side a launch belongs to (launch
  * t reads set t mod nsets, and writes its D): no launch reads the
- * set the launch before it read, each side reads even and odd sets alike
- * (with sets tied to a side, cuBLAS timed against itself still read 0.986 at
- * 512^3: the placement of a side's sets showed), and there are enough sets
- * that between two reads of one set the other sets move ROTATION_COVER_L2
- * times the L2's size through it.  Where that would take more than ROTATION_MAX_SETS sets (tiny
- * problems: < 600 KB of A and B on an H100) or more memory than the device
+ * set the launch before it read, the two sides read the same buffers (no
+ * placement belongs to one side), and there are enough sets that between
+ * two reads of one set the other sets move ROTATION_COVER_L2 times the L2's
+ * size through it.  (Measured: this alone did not take the A/A test to 1.00
+ * at 512^3 and 1024^3, which read 0.98-0.99 with sets and D shared this way;
+ * the random order of each round did, harness.cuh.)  Where that would take
+ * more than ROTATION_MAX_SETS sets (tiny problems: < 600 KB of A and B on an
+ * H100) or more memory than the device
  * has, the harness instead flushes L2 before every timed launch (reads a
  * buffer of twice its size, outside the timed span).
  *
