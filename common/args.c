@@ -12,7 +12,8 @@
 enum {
     OPT_N_ELEMS = 256, OPT_WORK, OPT_STAGES, OPT_M, OPT_N, OPT_K, OPT_EXACT,
     OPT_ITERS, OPT_WARMUP, OPT_SEED, OPT_NO_CHECK, OPT_CSV, OPT_TRACE,
-    OPT_DEVICE, OPT_VARIANT, OPT_PLANT_BUG, OPT_GROUP, OPT_REPEAT, OPT_MODE, OPT_REF_VS_REF, OPT_HELP
+    OPT_DEVICE, OPT_VARIANT, OPT_PLANT_BUG, OPT_GROUP, OPT_REPEAT, OPT_MODE, OPT_REF_VS_REF,
+    OPT_CONFIG, OPT_EXPLAIN, OPT_TUNE, OPT_NO_CACHE, OPT_HELP
 };
 
 void args_defaults(const args_limits *lim, args_options *o)
@@ -167,6 +168,24 @@ static int parse_mode(int flag, const char *a, const args_limits *lim, args_opti
     return ARGS_OK;
 }
 
+/* --config NAME, --explain, --tune, --no-cache: only a step with a menu of
+ * configurations (step 10) has them; the step checks NAME against its menu. */
+static int parse_menu_flag(int flag, const char *a, const args_limits *lim, args_options *o, char *msg,
+                           size_t len)
+{
+    static const char *const names[] = {"--config", "--explain", "--tune", "--no-cache"};
+    if (!lim->has_menu) {
+        snprintf(msg, len, "%s: this step is one configuration; %s is a flag of step 10",
+                 names[flag - OPT_CONFIG], names[flag - OPT_CONFIG]);
+        return ARGS_BAD;
+    }
+    if (flag == OPT_CONFIG) o->config = a;
+    else if (flag == OPT_EXPLAIN) o->explain = 1;
+    else if (flag == OPT_TUNE) o->tune = 1;
+    else o->no_cache = 1;
+    return ARGS_OK;
+}
+
 /* --exact, --ref-vs-ref, --no-check: switches, no value. */
 static int parse_switch(int flag, const char *a, const args_limits *lim, args_options *o, char *msg,
                         size_t len)
@@ -301,6 +320,10 @@ static const struct option opts[] = {
     {"repeat", required_argument, 0, OPT_REPEAT},
     {"mode", required_argument, 0, OPT_MODE},
     {"ref-vs-ref", no_argument, 0, OPT_REF_VS_REF},
+    {"config", required_argument, 0, OPT_CONFIG},
+    {"explain", no_argument, 0, OPT_EXPLAIN},
+    {"tune", no_argument, 0, OPT_TUNE},
+    {"no-cache", no_argument, 0, OPT_NO_CACHE},
     {"help", no_argument, 0, OPT_HELP},
     {0, 0, 0, 0}};
 
@@ -331,6 +354,10 @@ static const struct flag_rule {
     [OPT_REPEAT - OPT_N_ELEMS] = {FOR_BOTH, parse_number_flag},
     [OPT_MODE - OPT_N_ELEMS] = {FOR_GEMM, parse_mode},
     [OPT_REF_VS_REF - OPT_N_ELEMS] = {FOR_GEMM, parse_switch},
+    [OPT_CONFIG - OPT_N_ELEMS] = {FOR_GEMM, parse_menu_flag},
+    [OPT_EXPLAIN - OPT_N_ELEMS] = {FOR_GEMM, parse_menu_flag},
+    [OPT_TUNE - OPT_N_ELEMS] = {FOR_GEMM, parse_menu_flag},
+    [OPT_NO_CACHE - OPT_N_ELEMS] = {FOR_GEMM, parse_menu_flag},
 };
 
 /* What getopt_long could not match: an unknown flag, or a known one without
@@ -405,9 +432,20 @@ void args_usage(const char *prog, const args_limits *lim, const char *summary)
         if (lim->has_mode)
             printf("  --mode M      dp: whole tiles per CTA; sk: stream-K (the partial wave and one full wave\n"
                    "                split evenly in k-tiles); auto (default): sk where the model predicts a gain\n");
+        if (lim->has_menu)
+            printf("  --config C    run configuration C of the menu (the first line of the output lists them);\n"
+                   "                default: the tuning cache's choice for this shape, else the model's\n"
+                   "  --explain     print the model's reasons: waves, last-wave fill, bytes per MAC and\n"
+                   "                predicted time of every candidate\n"
+                   "  --tune        time every (configuration, plan) candidate at this shape, the best two\n"
+                   "                again head to head, then run the winner and store it in the cache\n"
+                   "  --no-cache    neither read nor write the tuning cache (the bench and the tests)\n");
     }
     if (lim->min_stages == lim->max_stages)
         printf("  --stages S    shared-memory slots: this step has exactly %d\n", lim->min_stages);
+    else if (lim->default_stages == 0)   /* step 10: each configuration has its own most */
+        printf("  --stages S    shared-memory slots/stages (%d .. %d; default: the most the chosen\n"
+               "                configuration's tile fits)\n", lim->min_stages, lim->max_stages);
     else
         printf("  --stages S    shared-memory slots/stages (%d .. %d; default %d)\n",
                lim->min_stages, lim->max_stages, lim->default_stages);

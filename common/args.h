@@ -25,6 +25,7 @@ typedef struct {
     int has_group;              /* 1: accept --group (steps with a tile scheduler) */
     int has_mode;               /* 1: accept --mode (step 09: stream-K) */
     unsigned plant_bugs;        /* bit b set: the step plants bug b (--plant-bug b); 0: none */
+    int has_menu;               /* 1: accept --config, --explain, --tune, --no-cache (step 10) */
 } args_limits;
 
 typedef struct {
@@ -49,6 +50,11 @@ typedef struct {
     int plant_bug;              /* 0 none; DEBUG builds only, see common/debug.cuh */
     int ref_vs_ref;             /* --ref-vs-ref: time cuBLAS against itself through the step's
                                  * path (the harness's A/A test; gemm_impl.cuh) */
+    /* a step with a menu of configurations (step 10) */
+    const char *config;         /* --config NAME: force one (the step checks the name); NULL: choose */
+    int explain;                /* --explain: print the model's reasons */
+    int tune;                   /* --tune: time every candidate here, run and cache the winner */
+    int no_cache;               /* --no-cache: neither read nor write the tuning cache */
 } args_options;
 
 /* Defaults of the streaming workload.  DEFAULT_WORK makes the consumers'

@@ -76,7 +76,8 @@ int csv_format_row(const csv_row *r, char *buf, size_t len)
     e |= put_text(buf, len, &pos, r->mode);              e |= put(buf, len, &pos, ",");
     e |= put_i64(buf, len, &pos, r->repeat > 0 ? r->repeat : -1); e |= put(buf, len, &pos, ",");
     e |= put_text(buf, len, &pos, r->harness);           e |= put(buf, len, &pos, ",");
-    e |= put_text(buf, len, &pos, r->chooser);
+    e |= put_text(buf, len, &pos, r->chooser);           e |= put(buf, len, &pos, ",");
+    e |= put_text(buf, len, &pos, r->config);
     return e ? -1 : (int)pos;
 }
 

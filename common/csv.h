@@ -16,8 +16,8 @@ extern "C" {
 #define CSV_HEADER                                                             \
     "step,variant,m,n,k,n_elems,work,stages,ms_median,tflops,gbps,ref_name,"   \
     "ref_value,ratio_to_ref,rel_err,gpu,sm_clock_mhz,cuda_version,git_rev,date," \
-    "impl,group,cluster,mode,repeat,harness,chooser"
-#define CSV_COLUMNS 27
+    "impl,group,cluster,mode,repeat,harness,chooser,config"
+#define CSV_COLUMNS 28
 
 typedef struct {
     const char *step;        /* "01" ... "07" */
@@ -54,6 +54,7 @@ typedef struct {
                               * own ("model", "cache", "tune").  The tables show only "default"
                               * rows (and rows older than the column, where it is empty) as a
                               * step's headline; the others are comparisons (plots/report.awk) */
+    const char *config;      /* step 10: the configuration of its menu that ran (e.g. 64x128) */
 } csv_row;
 
 /* Formats one row (no newline) into buf.  Commas and quotes in text fields are

@@ -40,12 +40,28 @@ typedef struct {
     const char *impl;         /* "course" (default); "cutlass" for peers/ */
     int cluster;              /* CTAs per cluster, default 1 */
     const char *mode;         /* stream-K mode actually run, default "" (does not apply) */
+    const char *config;       /* step 10: the menu configuration that ran; default "" */
+    const char *chooser;      /* step 10: who chose it (model, cache, tune, forced); NULL: the
+                               * harness says default, or forced when --mode was given */
+    int stages;               /* the ring that ran: --stages, or step 10's choice when 0 */
 } gemm_report;
+
+typedef struct gemm_operands gemm_operands;   /* below */
+
+/* A step with a menu of configurations (step 10): the harness's --tune times
+ * its candidates one by one through gemm_operands.candidate. */
+typedef struct {
+    /* (configuration, plan) candidates at these operands; their names */
+    int (*candidates)(const gemm_operands *op);
+    void (*candidate_name)(const gemm_operands *op, int i, char *buf, size_t len);
+    /* --tune's winner: remember it (the step's cache) */
+    void (*tuned)(const gemm_operands *op, int winner);
+} gemm_menu;
 
 /* A TMA step's launch descriptor (common/gemm_launch.cuh). */
 typedef struct gemm_launch_desc gemm_launch_desc;
 
-typedef struct {
+struct gemm_operands {
     int m, n, k;
     const __nv_bfloat16 *a;   /* [m][k] */
     const __nv_bfloat16 *b;   /* [n][k] */
@@ -66,8 +82,13 @@ typedef struct {
     size_t workspace_bytes;
     unsigned epoch;
     const gemm_launch_desc *launch;   /* step->launch_desc (steps 05+), or NULL */
-    int mode;                 /* --mode: GEMM_MODE_AUTO, _DP or _SK (step 09) */
-} gemm_operands;
+    int mode;                 /* --mode: GEMM_MODE_AUTO, _DP or _SK (steps 09, 10) */
+    /* Step 10's chooser (a step with a gemm_menu): */
+    const char *config;       /* --config NAME, or NULL */
+    int explain, no_cache;    /* --explain, --no-cache */
+    int candidate;            /* -1: the step chooses; i >= 0: --tune runs candidate i */
+    const char *tune_cache;   /* the cache file (next to the binary, under build/) */
+};
 
 typedef struct {
     const char *step;         /* "04" */
@@ -99,6 +120,8 @@ typedef struct {
     int has_mode;
     /* Bit b set: the step plants bug b in DEBUG builds (debug.cuh); 0: none. */
     unsigned plant_bugs;
+    /* Step 10: its menu (--config, --explain, --tune, --no-cache); NULL: one configuration. */
+    const gemm_menu *menu;
 } gemm_step;
 
 static int gemm_main(int argc, char **argv, const gemm_step *step);

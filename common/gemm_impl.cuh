@@ -218,16 +218,22 @@ typedef struct {
     int iters;                        /* time: launches per side, --iters or auto */
     float ms, ms_ref;                 /* medians of the step (or A/A's cuBLAS) and cuBLAS */
     double clock, tflops, ref_tflops, gbps;
+    char tune_cache[512];             /* step 10: where --tune stores its winners */
 } gemm_run;
 
 /* The flags and the device: everything the sizes depend on. */
 static int gemm_open(gemm_run *r, int argc, char **argv, const gemm_step *step)
 {
     args_limits lim = {WORKLOAD_GEMM, step->min_stages, step->max_stages, step->default_stages,
-                       COURSE_DEBUG_BUILD, step->has_group, step->has_mode, step->plant_bugs};
+                       COURSE_DEBUG_BUILD, step->has_group, step->has_mode, step->plant_bugs,
+                       step->menu != NULL};
     memset(r, 0, sizeof *r);
     r->step = step;
     parse_or_exit(argc, argv, &lim, &r->o, step->summary);
+    /* Step 10's tuning cache: next to the binary (build/), never committed. */
+    const char *slash = strrchr(argv[0], '/');
+    snprintf(r->tune_cache, sizeof r->tune_cache, "%.*stune_cache.txt",
+             slash ? (int)(slash - argv[0] + 1) : 0, argv[0]);
     return device_setup(r->o.device, step->need, &r->di);
 }
 
@@ -314,7 +320,7 @@ static void gemm_alloc_operands(gemm_run *r)
     const gemm_step *step = r->step;
     const args_options *o = &r->o;
     const int nsets = r->rot.nsets;
-    const gemm_report defaults = {"course", 1, ""};
+    const gemm_report defaults = {"course", 1, "", "", NULL, o->stages};
     r->report = defaults;
     r->ops = (gemm_operands *)calloc((size_t)nsets, sizeof *r->ops);
     for (int s = 0; s < nsets; ++s) {
@@ -327,6 +333,8 @@ static void gemm_alloc_operands(gemm_run *r)
         op->trace = trace_disabled(); op->plant_bug = o->plant_bug;
         op->launch = step->launch_desc;
         op->mode = o->mode;
+        op->config = o->config; op->explain = o->explain && s == 0; op->no_cache = o->no_cache;
+        op->candidate = -1; op->tune_cache = r->tune_cache;
         op->plan = step->prepare ? step->prepare(op) : NULL;
     }
     /* One workspace for the whole run, zeroed once (gemm.cuh). */
@@ -418,6 +426,23 @@ static int gemm_check(gemm_run *r)
     return EXIT_OK;
 }
 
+/* Times a against b interleaved (harness.cuh), with the run's rotation sets
+ * and, where they are too few, an L2 flush before every launch; --iters or
+ * ~2 ms per side.  Returns the launches per side. */
+static int gemm_time_pair(const gemm_run *r, launch_thunk a, void *actx, launch_thunk b, void *bctx,
+                          float *ms_a, float *ms_b)
+{
+    const args_options *o = &r->o;
+    l2_flush_ctx flush;
+    memset(&flush, 0, sizeof flush);
+    if (r->rot.flush) l2_flush_alloc(&flush, &r->di);
+    launch_thunk between = r->rot.flush ? l2_flush_thunk : NULL;
+    const int iters = o->iters ? o->iters : gemm_auto_iters(a, actx, b, bctx, between, &flush, o->warmup);
+    time_interleaved_between(a, actx, b, bctx, between, &flush, o->iters ? o->warmup : 2, iters, ms_a, ms_b);
+    l2_flush_free(&flush);
+    return iters;
+}
+
 /* Phase: time.  Interleaved with cuBLAS; --ref-vs-ref puts cuBLAS in the
  * step's place (the same path through the sets and their D buffers): the
  * A/A test. */
@@ -429,21 +454,90 @@ static void gemm_time(gemm_run *r)
     cublas_thunk_ctx cc = {r->handle, r->da, r->db, r->dd, M, N, K, nsets};
     launch_thunk first = o->ref_vs_ref ? cublas_thunk : gemm_step_thunk;
     void *first_ctx = o->ref_vs_ref ? (void *)&cc : (void *)&sc;
-    l2_flush_ctx flush;
-    memset(&flush, 0, sizeof flush);
-    if (r->rot.flush) l2_flush_alloc(&flush, &r->di);
-    launch_thunk between = r->rot.flush ? l2_flush_thunk : NULL;
-    r->iters = o->iters ? o->iters
-                        : gemm_auto_iters(first, first_ctx, cublas_thunk, &cc, between, &flush, o->warmup);
-    time_interleaved_between(first, first_ctx, cublas_thunk, &cc, between, &flush, o->iters ? o->warmup : 2,
-                             r->iters, &r->ms, &r->ms_ref);
-    l2_flush_free(&flush);
+    r->iters = gemm_time_pair(r, first, first_ctx, cublas_thunk, &cc, &r->ms, &r->ms_ref);
     r->clock = sm_clock_mhz(&r->di);
     sync_or_die(&r->di, "timed launches");
     const double flops = 2.0 * M * (double)N * K;
     r->tflops = flops / (r->ms * 1e-3) / 1e12;
     r->ref_tflops = flops / (r->ms_ref * 1e-3) / 1e12;
     r->gbps = (r->bytes_ab + (double)r->bytes_d) / (r->ms * 1e-3) / 1e9;
+}
+
+/* ---- --tune: a step with a menu (step 10) ------------------------------------
+ * Every candidate the step lists (configuration x plan) is timed against
+ * cuBLAS in turn, each launch interleaved with cuBLAS's as in gemm_time, and
+ * ranked by its ratio (cuBLAS's time in the same pairs divides out drift in
+ * the clock between candidates); the best two then run head to head,
+ * interleaved launch by launch, and the faster one is the winner: the run
+ * goes on with it (check, time, record) and the step stores it. */
+static void gemm_replan(const gemm_run *r, gemm_operands *ops, int candidate)
+{
+    for (int s = 0; s < r->rot.nsets; ++s) {
+        if (ops[s].plan && r->step->release) r->step->release(ops[s].plan);
+        ops[s].candidate = candidate;
+        ops[s].explain = 0;
+        ops[s].plan = r->step->prepare(&ops[s]);
+    }
+}
+
+static void gemm_tune_name(const gemm_run *r, int i, char *buf, size_t len)
+{
+    r->step->menu->candidate_name(&r->ops[0], i, buf, len);
+}
+
+/* The best two, head to head; returns the faster. */
+static int gemm_tune_final(gemm_run *r, int a, int b)
+{
+    const int nsets = r->rot.nsets;
+    gemm_operands *ops_b = (gemm_operands *)calloc((size_t)nsets, sizeof *ops_b);
+    memcpy(ops_b, r->ops, sizeof *ops_b * (size_t)nsets);
+    for (int s = 0; s < nsets; ++s) ops_b[s].plan = NULL;
+    gemm_replan(r, r->ops, a);
+    gemm_replan(r, ops_b, b);
+    gemm_step_thunk_ctx sa = {r->step, r->ops, nsets}, sb = {r->step, ops_b, nsets};
+    float ms_a = 0, ms_b = 0;
+    gemm_time_pair(r, gemm_step_thunk, &sa, gemm_step_thunk, &sb, &ms_a, &ms_b);
+    sync_or_die(&r->di, "tuning launches");
+    for (int s = 0; s < nsets; ++s)
+        if (r->step->release) r->step->release(ops_b[s].plan);
+    free(ops_b);
+    char na[64], nb[64];
+    gemm_tune_name(r, a, na, sizeof na);
+    gemm_tune_name(r, b, nb, sizeof nb);
+    printf("tune: head to head: %s %.4f ms, %s %.4f ms\n", na, ms_a, nb, ms_b);
+    return ms_b < ms_a ? b : a;
+}
+
+/* Phase: tune (--tune only). */
+static void gemm_tune(gemm_run *r)
+{
+    const gemm_menu *menu = r->step->menu;
+    if (!r->o.tune || !menu) return;
+    const args_options *o = &r->o;
+    const int n = menu->candidates(&r->ops[0]);
+    cublas_thunk_ctx cc = {r->handle, r->da, r->db, r->dd, o->m, o->n, o->k, r->rot.nsets};
+    int best = -1, second = -1;
+    float best_ratio = 0, second_ratio = 0;
+    for (int i = 0; i < n; ++i) {
+        gemm_replan(r, r->ops, i);
+        gemm_step_thunk_ctx sc = {r->step, r->ops, r->rot.nsets};
+        float ms = 0, ms_ref = 0;
+        gemm_time_pair(r, gemm_step_thunk, &sc, cublas_thunk, &cc, &ms, &ms_ref);
+        sync_or_die(&r->di, "tuning launches");
+        char name[64];
+        gemm_tune_name(r, i, name, sizeof name);
+        const float ratio = ms_ref / ms;
+        printf("tune: %-16s %.4f ms | cuBLAS %.4f ms | ratio %.3f\n", name, ms, ms_ref, ratio);
+        if (ratio > best_ratio) {
+            second = best; second_ratio = best_ratio;
+            best = i; best_ratio = ratio;
+        } else if (ratio > second_ratio) {
+            second = i; second_ratio = ratio;
+        }
+    }
+    const int winner = second >= 0 ? gemm_tune_final(r, best, second) : best;
+    gemm_replan(r, r->ops, winner);
+    menu->tuned(&r->ops[0], winner);
 }
 
 /* Phase: report, the summary line (and how the timing was taken). */
@@ -453,12 +547,15 @@ static void gemm_print(const gemm_run *r)
     printf("step%s %s: %dx%dx%d stages=%d: %.4f ms %.1f TFLOP/s | cuBLAS %.4f ms %.1f TFLOP/s | ratio %.3f | "
            "SM clock %.0f MHz | ",
            r->step->step, o->ref_vs_ref ? "A/A (cuBLAS in the step's place)" : r->step->name, o->m, o->n,
-           o->k, o->stages, r->ms, r->tflops, r->ms_ref, r->ref_tflops, r->tflops / r->ref_tflops, r->clock);
+           o->k, r->report.stages, r->ms, r->tflops, r->ms_ref, r->ref_tflops, r->tflops / r->ref_tflops, r->clock);
     if (o->no_check) printf("check skipped (--no-check)\n");
     else printf("check ok%s: rel err %.2e vs cuBLAS, %.2e vs float64 on %zu elements\n",
                 o->exact ? " (exact, bit for bit)" : "", r->err_ref, r->err_host, r->host_checked);
     printf("  timing: %d launches each, interleaved; %d input sets taken in launch order%s\n",
            r->iters, r->rot.nsets, r->rot.flush ? ", L2 flushed before every launch" : "");
+    if (r->report.config && r->report.config[0])
+        printf("  configuration: %s, plan %s, chosen by %s\n", r->report.config, r->report.mode,
+               r->report.chooser ? r->report.chooser : "the step");
 }
 
 /* Phase: trace, one traced launch, never timed (--trace only). */
@@ -495,7 +592,7 @@ static int gemm_record(const gemm_run *r)
     row.step = step->step;
     row.variant = variant;
     row.m = o->m; row.n = o->n; row.k = o->k;
-    row.n_elems = -1; row.work = -1; row.stages = o->stages;
+    row.n_elems = -1; row.work = -1; row.stages = r->report.stages;
     row.ms_median = r->ms; row.tflops = r->tflops; row.gbps = r->gbps;
     row.ref_name = "cublas"; row.ref_value = r->ref_tflops; row.ratio_to_ref = r->tflops / r->ref_tflops;
     row.rel_err = r->err_ref;
@@ -503,7 +600,8 @@ static int gemm_record(const gemm_run *r)
     row.cluster = r->report.cluster; row.mode = r->report.mode;
     row.harness = "fair";
     /* Who chose what ran: a forced --mode overrides the step's own choice. */
-    row.chooser = o->mode == GEMM_MODE_AUTO ? "default" : "forced";
+    row.chooser = r->report.chooser ? r->report.chooser : o->mode == GEMM_MODE_AUTO ? "default" : "forced";
+    row.config = r->report.config;
     row.group = step->has_group ? o->group : 0;   /* 0: empty, no tile scheduler */
     row.repeat = o->repeat;
     row_fill_env(&row, &r->di, &st, r->clock);
@@ -528,7 +626,9 @@ static int gemm_main(int argc, char **argv, const gemm_step *step)
     gemm_run r;
     int rc = gemm_open(&r, argc, argv, step);
     if (!rc) rc = gemm_alloc(&r);
-    if (!rc) rc = gemm_check(&r);
+    if (rc) return rc;
+    gemm_tune(&r);
+    rc = gemm_check(&r);
     if (rc) return rc;
     gemm_time(&r);
     gemm_print(&r);

@@ -239,10 +239,14 @@ static void gemm_launch(const gemm_launch_desc *l, const gemm_operands *op, int 
                         const void *params, cudaStream_t stream)
 {
     void *args[] = {(void *)params};
-    static const gemm_launch_desc *ready = NULL;   /* one step per process */
-    if (ready != l) {
+    /* The descriptors already set up: one per step, one per configuration of
+     * step 10's menu (whose --tune alternates between them). */
+    static const gemm_launch_desc *ready[16];
+    int known = 0;
+    while (known < 16 && ready[known] && ready[known] != l) ++known;
+    if (known == 16 || !ready[known]) {
         gemm_launch_setup(l, op);
-        ready = l;
+        if (known < 16) ready[known] = l;
     }
     const void *kernel = TRACE_ON(op->trace) ? l->kernel_traced : l->kernel;
     const size_t smem = smem_layout_of(l->smem, op->stages).total;

@@ -22,7 +22,7 @@ START_TEST(test_csv_schema)
 {
     ck_assert_str_eq(CSV_HEADER, "step,variant,m,n,k,n_elems,work,stages,ms_median,tflops,gbps,ref_name,"
                                  "ref_value,ratio_to_ref,rel_err,gpu,sm_clock_mhz,cuda_version,git_rev,date,"
-                                 "impl,group,cluster,mode,repeat,harness,chooser");
+                                 "impl,group,cluster,mode,repeat,harness,chooser,config");
     ck_assert_int_eq(count_fields(CSV_HEADER), CSV_COLUMNS);
     char path[] = "/tmp/course_csv_XXXXXX";
     int fd = mkstemp(path);
@@ -35,7 +35,7 @@ START_TEST(test_csv_schema)
                  "2026-11-21T00:00:00Z", "cutlass", 8, 2, "", 3, "fair", "forced"};
     csv_row s = {"03", "default", -1, -1, -1, 1 << 26, 16, 4, 0.2, NAN, 2700.0, "d2d_copy", 3000.0,
                  0.9, 0.0, "NVIDIA H100", NAN, "runtime 13.0 driver 13.0", "abc123", "2026-11-21T00:00:00Z",
-                 NULL, 0, 0, NULL, 0, NULL, NULL};
+                 NULL, 0, 0, NULL, 0, NULL, NULL, NULL};
     char msg[256];
     ck_assert_int_eq(csv_append(path, &g, msg, sizeof msg), 0);
     ck_assert_int_eq(csv_append(path, &s, msg, sizeof msg), 0);
@@ -65,7 +65,7 @@ END_TEST
 START_TEST(test_csv_unwritable)
 {
     csv_row s = {"01", "x", -1, -1, -1, 1, 0, 1, 1, NAN, 1, "d2d_copy", 1, 1, 0, "g", 1, "c", "r", "d",
-                 NULL, 0, 0, NULL, 0, NULL, NULL};
+                 NULL, 0, 0, NULL, 0, NULL, NULL, NULL};
     char msg[256] = "";
     ck_assert_int_eq(csv_append("/nonexistent_dir/x.csv", &s, msg, sizeof msg), -1);
     ck_assert_ptr_nonnull(strstr(msg, "--csv"));
@@ -88,7 +88,7 @@ START_TEST(test_csv_header_upgrade)
     fprintf(f, "%s\n%s\n", old_header, old_row);
     fclose(f);
     csv_row g = {"05", "v", 64, 64, 64, -1, -1, 4, 0.1, 1.0, 1.0, "cublas", 1.0, 1.0, 0.0, "g", 1, "c",
-                 "r", "d", "course", 0, 1, "", 1, "fair", "default"};
+                 "r", "d", "course", 0, 1, "", 1, "fair", "default", "64x128"};
     char msg[256] = "";
     ck_assert_int_eq(csv_append(path, &g, msg, sizeof msg), 0);
     f = fopen(path, "r");
@@ -101,7 +101,7 @@ START_TEST(test_csv_header_upgrade)
     ck_assert_str_eq(line, old_row);
     ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
     ck_assert_int_eq(count_fields(line), CSV_COLUMNS);
-    ck_assert_ptr_nonnull(strstr(line, ",fair,default\n"));
+    ck_assert_ptr_nonnull(strstr(line, ",fair,default,64x128\n"));
     ck_assert_ptr_null(fgets(line, sizeof line, f));
     fclose(f);
 

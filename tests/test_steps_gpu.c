@@ -404,6 +404,79 @@ START_TEST(test_cluster_trace)
 }
 END_TEST
 
+/* ---- step 10: the menu ----------------------------------------------------------
+ * Every configuration with every plan on every edge shape and on the shapes
+ * where stream-K splits tiles (step 09's cases), the persistent cases in sk:
+ * _i = mode * 100 + case, one test case per configuration (CK_RUN_CASE=
+ * autotune_64x128 ...: each stays under the device's 10-minute command). */
+#define AT_BIN "step10_autotune"
+#define NUM_AT_CONFIGS 3
+static const char *const at_configs[NUM_AT_CONFIGS] = {"64x128", "128x128", "128x192"};
+static const char *at_shape(int c)
+{
+    return c < NUM_GEMM_CASES ? gemm_cases[c]
+         : c < NUM_GEMM_CASES + NUM_PERSISTENT_CASES ? persistent_cases[c - NUM_GEMM_CASES]
+         : sk_auto_cases[c - NUM_GEMM_CASES - NUM_PERSISTENT_CASES];
+}
+
+static void at_run(int config, int i)
+{
+    const int mode = i / 100, c = i % 100;
+    char args[384];
+    snprintf(args, sizeof args, "%s --config %s --mode %s --no-cache " QUICK, at_shape(c), at_configs[config],
+             sk_modes[mode]);
+    run_expect(AT_BIN, args, 0, 120, "check ok");
+}
+START_TEST(test_autotune_64x128) { at_run(0, _i); }
+END_TEST
+START_TEST(test_autotune_128x128) { at_run(1, _i); }
+END_TEST
+START_TEST(test_autotune_128x192) { at_run(2, _i); }
+END_TEST
+
+/* The chooser's own choice on every case (the model, no cache). */
+START_TEST(test_autotune_model)
+{
+    char args[384];
+    snprintf(args, sizeof args, "%s --no-cache " QUICK, at_shape(_i));
+    run_expect(AT_BIN, args, 0, 120, "chosen by model");
+}
+END_TEST
+
+/* --explain names the model's choice; --config outside the menu is refused
+ * (exit 2, naming the flag); --tune stores its winner, and the next run of
+ * the shape says the cache chose; a cache line that does not parse is
+ * refused with a message and the model decides. */
+START_TEST(test_autotune_chooser)
+{
+    run_expect(AT_BIN, "--m 1000 --n 1000 --k 2048 --explain --no-cache " QUICK, 0, 60, "the model's choice");
+    run_expect(AT_BIN, "--m 1000 --n 1000 --k 2048 --config 96x96 --no-cache " QUICK, 2, 60, "--config");
+    char path[512], cache[600];
+    step_path(AT_BIN, path, sizeof path);
+    snprintf(cache, sizeof cache, "%.*stune_cache.txt", (int)(strrchr(path, '/') - path + 1), path);
+    unlink(cache);
+    run_expect(AT_BIN, "--m 1000 --n 1000 --k 2048 --tune " QUICK, 0, 120, "stored in");
+    run_expect(AT_BIN, "--m 1000 --n 1000 --k 2048 " QUICK, 0, 60, "chosen by cache");
+    FILE *f = fopen(cache, "a");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "this line does not parse\n");
+    fclose(f);
+    run_expect(AT_BIN, "--m 1001 --n 1000 --k 2048 " QUICK, 0, 60, "refused");
+    unlink(cache);
+}
+END_TEST
+
+START_TEST(test_autotune_planted_flag)
+{
+    char path[512], cmd[1024];
+    debug_step_path(AT_BIN, path, sizeof path);
+    ck_assert_msg(exists(path), "%s is not built (make DEBUG=1)", path);
+    snprintf(cmd, sizeof cmd, "%s --plant-bug 5 --config 64x128 --mode sk --no-cache --m 1024 --n 1024 --k 14336 " QUICK,
+             path);
+    expect_diagnosis(cmd, "stream-K partial", 0);
+}
+END_TEST
+
 /* ---- argument contract on the real binaries (no GPU needed) ---------------- */
 
 static const struct { const char *bin; const char *args; } bad_cli[] = {
@@ -426,6 +499,9 @@ static const struct { const char *bin; const char *args; } bad_cli[] = {
     {"step08_cluster_multicast", "--stages 7"},
     {"step09_stream_k", "--mode split"},
     {"step07_pingpong", "--mode sk"},
+    {"step09_stream_k", "--config 64x128"},
+    {"step10_autotune", "--mode split"},
+    {"step10_autotune", "--k 12"},
 };
 
 START_TEST(test_cli_bad_args)
@@ -498,6 +574,31 @@ static int add_loop(TCase *tc, const TTest *fn, int lo, int hi)
     return hi - lo;
 }
 
+/* Step 10: one test case per configuration (every plan on every case),
+ * then the chooser's (CK_RUN_CASE=autotune). */
+static int autotune_tests(Suite *s, int count_only)
+{
+    static const TTest *const per_config[NUM_AT_CONFIGS] = {test_autotune_64x128, test_autotune_128x128,
+                                                           test_autotune_128x192};
+    const int cases = NUM_GEMM_CASES + NUM_PERSISTENT_CASES + NUM_SK_AUTO_CASES;
+    int n = 0;
+    for (int c = 0; c < NUM_AT_CONFIGS; ++c) {
+        char name[32];
+        snprintf(name, sizeof name, "autotune_%s", at_configs[c]);
+        TCase *tc = count_only ? NULL : tcase_create(strdup(name));
+        if (tc) tcase_set_timeout(tc, 300);
+        for (int m = 0; m < 3; ++m) n += add_loop(tc, per_config[c], m * 100, m * 100 + cases);
+        if (tc) suite_add_tcase(s, tc);
+    }
+    TCase *tc = count_only ? NULL : tcase_create("autotune");
+    if (tc) tcase_set_timeout(tc, 300);
+    n += add_loop(tc, test_autotune_model, 0, cases);
+    n += add_loop(tc, test_autotune_chooser, 0, 1);
+    n += add_loop(tc, test_autotune_planted_flag, 0, 1);
+    if (tc) suite_add_tcase(s, tc);
+    return n;
+}
+
 /* count_only: register nothing (s may be NULL), return the count. */
 static int gpu_tests(Suite *s, int sm90, int count_only)
 {
@@ -551,6 +652,7 @@ static int gpu_tests(Suite *s, int sm90, int count_only)
         n += add_loop(tc, test_stream_k_trace, 0, 1);
         if (tc) suite_add_tcase(s, tc);
     }
+    if (!step_folder_missing(AT_BIN)) n += autotune_tests(s, count_only);
     return n;
 }
 

@@ -1,0 +1,267 @@
+/* chooser.h — step 10's chooser: which configuration of the menu, with which
+ * plan, for a GEMM of M x N x K on this GPU; and the tuning cache that
+ * remembers what --tune measured.
+ *
+ * Plain C (HD, like the schedules), so tests/test_chooser.c runs it on the
+ * CPU.  kernel.cu describes its menu to it (chooser_config: the tile of one
+ * consumer warpgroup), asks for every candidate's estimate
+ * (chooser_estimate_of) and takes the fastest predicted (chooser_pick).
+ *
+ * The model, per candidate (configuration c, plan p), in microseconds:
+ *
+ *   t = T0 + busiest x t_ktile(c) x solo + t_store(c)
+ *
+ *   busiest    the busiest cluster's k-tile count: step 09's plan model
+ *              (sk_plan_time: whole tiles per wave, or the streamed share
+ *              plus its fixups), over the cluster tiles of c's tile
+ *   t_ktile    one k-tile of one tile (2 x BM x BN x 64 FLOPs) on one SM,
+ *              the larger of what the tensor cores need at this tile
+ *              (fitted per tile shape: CHOOSER_KT_US_*) and what the L2 can
+ *              feed when every busy SM asks at once: (BM/2 + BN) x 128 bytes
+ *              per k-tile per CTA (A is multicast in the pair) over
+ *              CHOOSER_L2_GBS, times CHOOSER_MISALIGNED_PCT when K % 64 != 0
+ *              (rows that do not start on 128 bytes cost more L2 requests:
+ *              docs/hopper_ptx.md)
+ *   solo       CHOOSER_SOLO_PCT when the busiest CTA has one tile only: its
+ *              second consumer warpgroup has nothing to do, so nothing
+ *              hides the first one's waits (pingpong needs two tiles)
+ *   t_store    the last tile's epilogue, which no mainloop hides:
+ *              BM x BN x 2 bytes at CHOOSER_STORE_GBS per SM
+ *
+ * and never less than T0 plus the DRAM floor: A and B once (re-read once per
+ * wave when the panels a wave touches exceed the L2) and D, at the device's
+ * memory bandwidth.  The SM count (units), the L2 size and the memory
+ * bandwidth are read from the device (kernel.cu), so an H200 gets its own
+ * answers; the constants below were fitted on the H100 (NOTES.md, "The
+ * model"), never at a held-out shape (heldout_shapes.txt). */
+#ifndef STEP10_CHOOSER_H
+#define STEP10_CHOOSER_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stream_k_schedule.h"
+
+/* ---- the fitted constants (NOTES.md, "The model": how each was fitted) ---- */
+#define CHOOSER_T0_US 5.0              /* launch, pipeline fill, the last wait */
+#define CHOOSER_SOLO_PCT 130           /* a lone warpgroup's k-tile, against pingpong's */
+#define CHOOSER_L2_GBS 9000.0          /* L2 -> SM bytes per us, all SMs together (GB/s) */
+#define CHOOSER_MISALIGNED_PCT 180     /* L2 cost of a k-tile when K % 64 != 0 */
+#define CHOOSER_STORE_GBS 100.0        /* one SM's epilogue, bytes of D per us (GB/s) */
+/* Tensor-core time of one k-tile (BM x BN x 64) per tile shape, us, on an
+ * H100 under load: 2 x 128 x 128 x 64 FLOPs at ~7 TFLOP/s per SM is ~0.3 us. */
+#define CHOOSER_KT_US_64x128 0.17
+#define CHOOSER_KT_US_128x128 0.31
+#define CHOOSER_KT_US_128x192 0.46
+
+#define CHOOSER_MAX_CANDIDATES 16
+#define CHOOSER_BK 64                  /* k-tile: 64 bf16, one 128-byte row */
+#define CHOOSER_CLUSTER 2              /* CTAs per cluster, side by side along N */
+
+typedef struct {
+    const char *name;    /* "128x128": the tile of ONE consumer warpgroup */
+    int bm, bn;          /* its rows and columns */
+    double kt_us;        /* fitted tensor-core time of one k-tile (CHOOSER_KT_US_*) */
+} chooser_config;
+
+typedef struct {
+    int sms;             /* multiprocessors (device attribute) */
+    int clusters;        /* clusters of 2 that can be resident at once (occupancy query) */
+    double l2_bytes;     /* L2 size (device attribute) */
+    double dram_gbs;     /* memory bandwidth, GB/s (memory clock x bus width) */
+} chooser_device;
+
+/* One candidate's estimate: the plan it would run and why it costs what it does. */
+typedef struct {
+    int config, mode;            /* index into the menu; SK_MODE_DP / _SK / _AUTO */
+    sk_plan plan;                /* the plan that mode makes here */
+    int tiles, cluster_tiles;    /* tiles of this configuration, and in pairs */
+    double waves;                /* cluster tiles / clusters */
+    double last_wave_fill;       /* busy clusters in the last wave / clusters */
+    double bytes_per_mac;        /* L2 -> SM bytes per multiply-add: (BM/2 + BN) x 2 / (BM x BN) */
+    long long busiest_kt;        /* the busiest cluster's k-tile times */
+    int solo;                    /* 1: one tile per CTA, no pingpong partner */
+    double kt_us, t_mma_us, t_dram_us, t_us;   /* k-tile time; mainloop; DRAM floor; total */
+} chooser_estimate;
+
+/* Which plan a mode makes for this configuration (sk_plan_make), over the
+ * cluster tiles of its tile. */
+SCHED_FN sk_plan chooser_plan(int M, int N, int K, const chooser_config *c, const chooser_device *d,
+                              int mode, int *tiles, int *cluster_tiles)
+{
+    const int tm = (M + c->bm - 1) / c->bm, tn = (N + c->bn - 1) / c->bn;
+    *tiles = tm * tn;
+    *cluster_tiles = tm * ((tn + CHOOSER_CLUSTER - 1) / CHOOSER_CLUSTER);
+    return sk_plan_make(*cluster_tiles, (K + CHOOSER_BK - 1) / CHOOSER_BK, d->clusters, mode);
+}
+
+/* The DRAM floor, us: A and B once, or once per wave when the panels one
+ * wave touches (every busy cluster's rows of A and columns of B, K deep) do
+ * not fit in the L2; D once. */
+SCHED_FN double chooser_dram_us(int M, int N, int K, const chooser_config *c, const chooser_device *d,
+                                double waves)
+{
+    const int tm = (M + c->bm - 1) / c->bm;
+    const double busy = waves < 1 ? waves * d->clusters : d->clusters;
+    /* the grouped raster walks the cluster tiles of a wave across M first
+     * (groups of 8 tiles), so a wave spans up to 8 tile rows */
+    const double rows = (tm < 8 ? tm : 8) * (double)c->bm;
+    const double cols = busy / (tm < 8 ? tm : 8) * CHOOSER_CLUSTER * c->bn;
+    const double wave_bytes = (rows + cols) * K * 2.0;
+    const double ab = 2.0 * ((double)M + N) * K;
+    const double reads = wave_bytes > d->l2_bytes && waves > 1 ? ab + wave_bytes * (waves - 1) : ab;
+    return (reads + 2.0 * M * (double)N) / (d->dram_gbs * 1e3);
+}
+
+SCHED_FN chooser_estimate chooser_estimate_of(int M, int N, int K, const chooser_config *menu, int config,
+                                              const chooser_device *d, int mode)
+{
+    const chooser_config *c = &menu[config];
+    chooser_estimate e;
+    memset(&e, 0, sizeof e);
+    e.config = config;
+    e.mode = mode;
+    e.plan = chooser_plan(M, N, K, c, d, mode, &e.tiles, &e.cluster_tiles);
+    e.waves = (double)e.cluster_tiles / d->clusters;
+    const int rem = e.cluster_tiles % d->clusters;
+    e.last_wave_fill = rem ? (double)rem / d->clusters : 1.0;
+    e.bytes_per_mac = (c->bm / 2.0 + c->bn) * 2.0 / ((double)c->bm * c->bn);
+    e.busiest_kt = sk_plan_time(&e.plan);
+    /* one tile per CTA: a whole-tile plan with at most one wave, or a streamed
+     * plan whose units take one piece each */
+    e.solo = e.cluster_tiles <= d->clusters;
+    const int busy_ctas = (e.plan.units < d->clusters ? e.plan.units : d->clusters) * CHOOSER_CLUSTER;
+    const double l2_kt_us = busy_ctas * (c->bm / 2.0 + c->bn) * 128.0 / (CHOOSER_L2_GBS * 1e3) *
+                            (K % CHOOSER_BK ? CHOOSER_MISALIGNED_PCT / 100.0 : 1.0);
+    e.kt_us = c->kt_us > l2_kt_us ? c->kt_us : l2_kt_us;
+    e.t_mma_us = e.busiest_kt * e.kt_us * (e.solo ? CHOOSER_SOLO_PCT / 100.0 : 1.0) +
+                 (double)c->bm * c->bn * 2.0 / (CHOOSER_STORE_GBS * 1e3);
+    e.t_dram_us = chooser_dram_us(M, N, K, c, d, e.waves);
+    e.t_us = CHOOSER_T0_US + (e.t_mma_us > e.t_dram_us ? e.t_mma_us : e.t_dram_us);
+    return e;
+}
+
+/* Two plans the same? (auto often makes the whole-tile plan.) */
+SCHED_FN int chooser_same_plan(const sk_plan *a, const sk_plan *b)
+{
+    return a->sk_tiles == b->sk_tiles && a->sk_units == b->sk_units && a->units == b->units;
+}
+
+/* The candidates at this shape: every configuration (or only `only`, when
+ * >= 0) with every plan its mode can make (only `mode` when it is not
+ * auto), each plan once: dp; sk, the textbook hybrid; and auto's own
+ * stream-K plan (sk_l2) where it differs from both.  Returns how many. */
+SCHED_FN int chooser_candidates(int M, int N, int K, const chooser_config *menu, int n_menu, int only,
+                                int mode, const chooser_device *d, chooser_estimate *out)
+{
+    int n = 0;
+    for (int c = 0; c < n_menu; ++c) {
+        if (only >= 0 && c != only) continue;
+        const int first = n;
+        const int modes[3] = {SK_MODE_DP, SK_MODE_SK, SK_MODE_AUTO};
+        for (int i = 0; i < 3 && n < CHOOSER_MAX_CANDIDATES; ++i) {
+            if (mode != SK_MODE_AUTO && modes[i] != mode) continue;
+            const chooser_estimate e = chooser_estimate_of(M, N, K, menu, c, d, modes[i]);
+            int dup = 0;
+            for (int j = first; j < n; ++j) dup |= chooser_same_plan(&out[j].plan, &e.plan);
+            if (!dup) out[n++] = e;
+        }
+    }
+    return n;
+}
+
+/* The fastest predicted candidate (the first of equals). */
+SCHED_FN int chooser_pick(const chooser_estimate *e, int n)
+{
+    int best = 0;
+    for (int i = 1; i < n; ++i)
+        if (e[i].t_us < e[best].t_us) best = i;
+    return best;
+}
+
+/* The plan's name as the CSV's mode column writes it. */
+SCHED_FN const char *chooser_plan_name(const chooser_estimate *e)
+{
+    return e->plan.sk_tiles == 0 ? "dp" : e->mode == SK_MODE_SK ? "sk" : "sk_l2";
+}
+
+/* ---- the tuning cache (host only) ---------------------------------------------
+ * One line per tuned shape, appended by --tune:
+ *   <key> <configuration>/<plan>
+ * key = gpu=<name>|sms=<n>|cuda=<version>|menu=<hash>|rev=<git rev>|<M>x<N>x<K>
+ * (spaces in the GPU name become '_').  The last line with the key wins.  A
+ * line that does not parse, or whose candidate is not on this menu, is
+ * refused with a message, and the model decides. */
+
+/* FNV-1a over the menu's names and tiles: a cache written for another menu
+ * does not match. */
+static unsigned chooser_menu_hash(const chooser_config *menu, int n)
+{
+    unsigned h = 2166136261u;
+    for (int c = 0; c < n; ++c) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%s:%d:%d;", menu[c].name, menu[c].bm, menu[c].bn);
+        for (const char *p = buf; *p; ++p) h = (h ^ (unsigned char)*p) * 16777619u;
+    }
+    return h;
+}
+
+static void chooser_cache_key(char *buf, size_t len, const char *gpu, int sms, const char *cuda,
+                              unsigned menu_hash, const char *rev, int M, int N, int K)
+{
+    snprintf(buf, len, "gpu=%s|sms=%d|cuda=%s|menu=%08x|rev=%s|%dx%dx%d", gpu, sms, cuda, menu_hash, rev,
+             M, N, K);
+    for (char *p = buf; *p; ++p)
+        if (*p == ' ' || *p == '\t') *p = '_';
+}
+
+enum { CHOOSER_CACHE_MISS = 0, CHOOSER_CACHE_HIT = 1, CHOOSER_CACHE_BAD = 2 };
+
+/* Looks `key` up in `path`; on a hit copies the candidate ("128x128/dp") to
+ * `cand`.  A malformed line with this key, or any line that does not parse,
+ * is reported in `msg` (CHOOSER_CACHE_BAD) unless a later good line of this
+ * key overrides it. */
+static int chooser_cache_lookup(const char *path, const char *key, char *cand, size_t cand_len, char *msg,
+                                size_t msg_len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return CHOOSER_CACHE_MISS;
+    char line[1024];
+    int rc = CHOOSER_CACHE_MISS, lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        ++lineno;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (line[0] == '\0' || line[0] == '#') continue;
+        char k[768], c[128], extra[8];
+        const int got = sscanf(line, "%767s %127s %7s", k, c, extra);
+        const int key_match = got >= 1 && strcmp(k, key) == 0;
+        if (got != 2 || !strchr(c, '/')) {
+            if (key_match || got != 2) {
+                snprintf(msg, msg_len, "%s:%d: not '<key> <configuration>/<plan>': '%.80s'", path, lineno, line);
+                if (key_match) rc = CHOOSER_CACHE_BAD;
+            }
+            continue;
+        }
+        if (!key_match) continue;
+        snprintf(cand, cand_len, "%s", c);
+        rc = CHOOSER_CACHE_HIT;
+    }
+    fclose(f);
+    return rc;
+}
+
+/* Appends `key cand`; returns 0, or -1 with msg filled. */
+static int chooser_cache_store(const char *path, const char *key, const char *cand, char *msg, size_t msg_len)
+{
+    FILE *f = fopen(path, "a");
+    if (!f || fprintf(f, "%s %s\n", key, cand) < 0) {
+        snprintf(msg, msg_len, "tuning cache %s: cannot append (the winner is not stored)", path);
+        if (f) fclose(f);
+        return -1;
+    }
+    fclose(f);
+    return 0;
+}
+
+#endif

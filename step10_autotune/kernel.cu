@@ -1,0 +1,1100 @@
+/* step09_stream_k — stream-K: every SM gets a share of the MAC loop,
+ * whatever the shape; a tile cut between clusters is finished through
+ * global memory.
+ *
+ *   D[M x N] = A[M x K] . B[N x K]^T    bf16 in, fp32 accumulate, bf16 out
+ *
+ * Concept.  Whole tiles leave SMs idle when the tile count is not a
+ * multiple of the SM count (64 tiles on 132 SMs: 68 idle all along).
+ * Stream-K (Osama et al., PPoPP 2023) deals out k-tiles: the streamed tiles'
+ * (tile, k-tile) iterations, cut into one contiguous range per UNIT, equal
+ * to within one k-tile (stream_k_schedule.h, "stream-K").  The unit is step
+ * 08's cluster: both CTAs take the same k-range of tiles (m, n), (m, n+1),
+ * still sharing A.  The unit holding a tile's k-tile 0 OWNS it; every other
+ * unit with a piece of it (a WRITER) stores its CTAs' fp32 partials and
+ * raises their flags; the owner waits, adds them in k order (bitwise
+ * reproducible) and stores (fixup.cuh).  A writer's piece is its unit's
+ * first, an owner's wait its last: no unit waits for a unit that waits.
+ * --mode auto streams only where a model fitted on the H100 predicts a gain
+ * (1024 x 1024 x 14336: 2 units per cluster tile) and otherwise runs step
+ * 08's walk and launch unchanged.  Pingpong stays: writers never wait, an
+ * owner waits between its two turns (README.md, "Why pingpong survives").
+ *
+ * What changed from step 08 (clusters sharing A, whole tiles):
+ *
+ *   step 08                               step 09
+ *   ------------------------------------  ---------------------------------------
+ *   cluster c walks cluster tiles         sk_walk of unit walk_start[c]: pieces
+ *   walk_start[c], + #clusters            (k-ranges), then whole tiles as 08
+ *   mainloop over k-tiles 0 .. KT         over the piece's [k_begin, k_end)
+ *   partner skips KT k-tiles              skips the partner's piece
+ *   every tile ends in an epilogue        fixup_piece: a writer stores and
+ *                                         flags, an owner waits and adds
+ *   cluster launch                        + cooperative when the plan streams
+ *
+ * Build and run (sm_90a only):
+ *   make step09
+ *   ./build/step09_stream_k --m 1024 --n 1024 --k 14336 --mode sk
+ *   ./build/step09_stream_k --m 256 --n 256 --k 256 --exact --mode sk
+ *   make DEBUG=1 step09 && ./build/debug/step09_stream_k --m 1024 --n 1024 --k 14336 --plant-bug 5
+ *   make diff STEP=9
+ */
+#include <cuda.h>
+
+#include "cluster_launch.cuh"
+#include "gemm.cuh"
+#include "mbarrier.cuh"
+#include "named_barrier.cuh"
+#include "pipeline_state.h"
+#include "epilogue.cuh"
+#include "fixup.cuh"
+#include "regs.cuh"
+#include "smem_layout.h"
+#include "stream_k_schedule.h"
+#include "tma.h"
+#include "tma.cuh"
+#include "wgmma.cuh"
+#include "wgmma_desc.h"
+
+#include "chooser.h"
+
+/* ---- tile shape ------------------------------------------------------------
+ * One warpgroup now holds a whole tile's accumulators: WG_M_BLOCKS m64
+ * blocks of BN/2 fp32 registers each.  The register budget decides what is
+ * possible: 240 registers per consumer thread (below), ~40 of them for
+ * addresses, loop state and the epilogue, leaves ~200 for accumulators
+ * (with the 24 / 240 split; the default 128 x 128 tile runs with 40 / 232):
+ *   128 x 256  256 accumulators: does not fit (step 06 needed two WGs for it)
+ *   128 x 192  192 accumulators: fits (QuACK's 128 x 208 shows N need not be
+ *              a power of two; BN must be a multiple of the 64-column
+ *              store sub-tile here)
+ *   128 x 128  128 accumulators: fits with room to spare
+ *    64 x 256  128 accumulators: fits, but it is ONE m64n256 accumulator, so
+ *              each k16 wgmma depends on the previous one: a single
+ *              warpgroup then cannot keep the tensor cores busy (measured
+ *              0.54x cuBLAS).  Two m64 blocks give two independent chains.
+ * Measured (NOTES.md): 128 x 128 is the default; 128 x 192 is faster where
+ * its tiles divide the grid of SMs well (8192^3) and slower where they do
+ * not (4096^3: 704 tiles = 5.3 per SM, so some SMs run 6).
+ *   make step09 BUILD=build/v NVCC_EXTRA="-DBN=192"   (the register split follows) */
+/* Step 10: WG_M_BLOCKS and BN are no longer macros but the two template
+ * parameters of every function below that depends on the tile (the menu,
+ * at the end of the file, instantiates them); the macros derived from them
+ * expand inside those functions, where the names are the parameters. */
+#define CONSUMER_WGS 2
+#define WG_THREADS 128                          /* 4 warps: one warpgroup */
+#define BM (64 * WG_M_BLOCKS)                   /* rows of one warpgroup's tile */
+#define BK 64                                   /* 64 bf16 = one 128-byte swizzled row */
+#define THREADS (WG_THREADS * (1 + CONSUMER_WGS))   /* 384: producer WG + consumers */
+#define KSTEPS (BK / 16)                        /* 4 wgmma k16 steps per k-tile */
+#define ACC_REGS (BN / 2)                       /* fp32 accumulators per m64 block */
+#define A_STAGE_BYTES (BM * BK * 2)             /* the A box, BM rows x 128 B (bf16) */
+#define B_STAGE_BYTES (BN * BK * 2)             /* the B box, BN rows x 128 B */
+#define STAGE_BYTES (A_STAGE_BYTES + B_STAGE_BYTES)   /* also the expect_tx count */
+#define SMEM_ALIGN 1024                         /* SWIZZLE_128B atom: 8 rows x 128 B */
+/* The wgmma of a BN-wide k16 step (a wrapper per width in wgmma.cuh). */
+template <int BN>
+static __device__ __forceinline__ void wgmma_tile_k16(float *acc, uint64_t da, uint64_t db, int accumulate)
+{
+    static_assert(BN == 128 || BN == 192 || BN == 256, "BN must be 128, 192 or 256 (wgmma.cuh)");
+    if constexpr (BN == 128) wgmma_m64n128k16_bf16(acc, da, db, accumulate);
+    else if constexpr (BN == 192) wgmma_m64n192k16_bf16(acc, da, db, accumulate);
+    else wgmma_m64n256k16_bf16(acc, da, db, accumulate);
+}
+
+/* ---- the cluster -------------------------------------------------------------
+ * Two CTAs side by side along N share the A box: each loads A_HALF_ROWS of
+ * its BM rows and multicasts them.  Sharing B instead (clusters along M)
+ * measured within 2%, A ahead on the large shapes (NOTES.md).  Every CTA
+ * still receives the whole stage, STAGE_BYTES, into its own shared memory. */
+#define CLUSTER_SIZE 2
+#define CLUSTER_MASK ((uint16_t)((1u << CLUSTER_SIZE) - 1))   /* multicast to both CTAs */
+#define A_HALF_ROWS (BM / CLUSTER_SIZE)         /* rows of A this CTA loads */
+#define A_HALF_BYTES (A_HALF_ROWS * BK * 2)
+
+/* ---- register split ----------------------------------------------------------
+ * 384 threads at __launch_bounds__(384, 1): ptxas caps every thread at 168,
+ * 384 x 168 = 64512 registers.  The producer needs ~30 (addresses, loop
+ * counters); the consumers get what the tile's accumulators need and the
+ * producer keeps the rest (regs.cuh): up to 128 accumulators per thread
+ * (128 x 128, 64 x 256) the consumers take 232 and the producer keeps 40;
+ * more (128 x 192: 192) need 240, the most setmaxnreg allows, leaving the
+ * producer 24.  24 is too few for the DEBUG build's hang report, which the
+ * producer may have to call. */
+#define CONSUMER_REGS (WG_M_BLOCKS * ACC_REGS > 128 ? 240 : 232)
+#define PRODUCER_REGS ((THREADS * 168 - CONSUMER_WGS * WG_THREADS * CONSUMER_REGS) / WG_THREADS)
+
+/* ---- the epilogue's own shared memory ---------------------------------------
+ * A tile leaves as 64 x 64 sub-tiles: each consumer warpgroup converts 64
+ * columns of one m64 block to bf16, writes them to a buffer in the
+ * SWIZZLE_128B layout (64 bf16 = 128 B rows: bank-conflict free, see
+ * sw128_offset_bf16), and one thread stores the buffer with TMA.  Two
+ * buffers, but ONE pair for both warpgroups: their epilogues take turns
+ * anyway (the "epi" barriers).  The 16 KiB saved are a stage for a
+ * 128 x 192 tile (5 stages instead of 4); 128 x 128 gets 6 either way. */
+#define EPI_COLS 64                             /* one 128-byte swizzle row of bf16 */
+#define EPI_ROWS 64                             /* one m64 block */
+#define EPI_SUB_BYTES (EPI_ROWS * EPI_COLS * 2) /* 8 KiB per sub-tile buffer */
+#ifndef EPI_BUFS
+#define EPI_BUFS 2
+#endif
+#define EPI_BYTES (EPI_BUFS * EPI_SUB_BYTES)    /* 16 KiB */
+#define EPI_CHUNKS (BN / EPI_COLS)              /* sub-tiles per m64 block */
+#define EPI_REGS (ACC_REGS / EPI_CHUNKS)        /* 32 accumulators per sub-tile */
+
+/* Named barriers (named_barrier.cuh).  Id 0 is __syncthreads'.  Each
+ * kind has one id per consumer warpgroup c = 0, 1 (warpgroups 1, 2): the
+ * id is the base plus c.  The turn pairs count 256 threads: the waiting
+ * warpgroup's 128 (bar.sync) and its partner's 128 (bar.arrive). */
+enum {
+    BAR_MMA = 1,     /* 1 + c: consumer c may issue its mainloop (the partner arrives) */
+    BAR_EPI = 3,     /* 3 + c: consumer c may use the epilogue buffers */
+    BAR_STORE = 5    /* 5 + c: inside consumer c's epilogue, its 128 threads */
+};
+#define PINGPONG_THREADS (2 * WG_THREADS)
+
+/* Turn-taking: wait until the partner hands consumer c the turn of kind
+ * `bar` (BAR_MMA or BAR_EPI) ... */
+static __device__ __forceinline__ void pingpong_wait_turn(int bar, int c, const char *name)
+{
+    named_bar_sync(bar + c, PINGPONG_THREADS, name);
+}
+
+/* ... and hand it to the partner (c ^ 1) without waiting. */
+static __device__ __forceinline__ void pingpong_pass_turn(int bar, int c)
+{
+    named_bar_arrive(bar + (c ^ 1), PINGPONG_THREADS);
+}
+
+/* ---- shared memory (common/smem_layout.h: the one layout) -------------------
+ * A stage is 32-40 KiB of boxes plus its full and empty mbarriers (8 bytes
+ * each); SMEM_LAYOUT_ALIGN bytes of slack round the base up to 1024, the
+ * swizzle atom every box must start on (smem_layout.h says why).  The
+ * --stages range is sized for the shared memory one CTA may opt in to on an
+ * H100 or H200, 227 KiB (the device attribute
+ * cudaDevAttrMaxSharedMemoryPerBlockOptin on both; CUDA C++ Programming
+ * Guide, compute capability 9.0: 228 KiB per SM, 227 KiB per block).  The
+ * launcher checks the requested ring against the attribute of the device it
+ * runs on (gemm_operands.smem_optin) and refuses what does not fit.  The
+ * epilogue buffers come off the top: the ring gets what they leave.
+ * The D buffers are the epilogue's alone: the A/B ring is being refilled with
+ * the next tile's k-tiles while the epilogue runs, so it cannot double as
+ * the output staging area the way it could in a one-tile-per-CTA kernel. */
+#define SMEM_CONFIG {A_STAGE_BYTES, B_STAGE_BYTES, EPI_BYTES}   /* D: 2 x 8 KiB, shared in turns */
+#define H100_SMEM_OPTIN (227 * 1024)
+/* 2: the release runs one k-tile late (wgmma_wait_group(1) below), so one slot
+ * is always held by the wgmmas in flight and the producer needs another. */
+#define MIN_STAGES 2
+/* At most 8, step 03's ceiling; with 32 KiB stages and 16 KiB of epilogue
+ * buffers the budget decides: 6 (5 with the 40 KiB stages of 128 x 192). */
+#define STEP_ID "10"                           /* the step's number, in messages too */
+
+static_assert(SMEM_ALIGN == SMEM_LAYOUT_ALIGN, "the layout rounds the base to the swizzle atom");
+static_assert(BK * 2 == WGMMA_SW128_ROW_BYTES, "a k-tile row must be one 128-byte swizzle row");
+static_assert(EPI_SUB_BYTES % SMEM_ALIGN == 0, "every D buffer must start on a swizzle atom");
+static_assert(EPI_COLS * 2 == WGMMA_SW128_ROW_BYTES, "an epilogue row must be one swizzle row");
+/* The rules that depend on the tile, checked for every configuration the
+ * menu instantiates (the host's LAUNCH of each configuration calls it). */
+template <int WG_M_BLOCKS, int BN>
+static constexpr int config_checks()
+{
+    static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0,
+                  "every A and B box must start on a 1024-byte swizzle atom");
+    static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
+    static_assert(A_HALF_BYTES % SMEM_ALIGN == 0, "each CTA's half of A must start on a swizzle atom");
+    static_assert(BN % EPI_COLS == 0, "BN must be a multiple of the 64-column store sub-tile");
+    static_assert(PRODUCER_REGS >= 24 && PRODUCER_REGS % 8 == 0, "setmaxnreg: a multiple of 8, >= 24");
+    return 1;
+}
+
+/* ---- stream-K: the plan and the workspace ---------------------------------------
+ * The workspace is the harness's, zeroed once (flags hold the launch number:
+ * never reset).  A partial: a warpgroup's accumulators in register order,
+ * 64 KiB per CTA in slot sk_cluster_slot(unit, rank); the owner's CTA r
+ * reads the writers' CTA r: the same tile, the same fragment layout. */
+typedef struct {
+    sk_plan plan;
+    float4 *partials;      /* one partial tile per CTA: its first piece's */
+    uint32_t *flags;       /* one per CTA: the epoch of the launch that wrote its partial */
+    uint32_t epoch;        /* this launch's number, 1, 2, ... */
+} stream_k_params;
+#define PARTIAL_F4 (WG_M_BLOCKS * ACC_REGS / 4)           /* float4 per thread */
+#define PARTIAL_BYTES (PARTIAL_F4 * WG_THREADS * 16)      /* 64 KiB */
+
+/* ---- the kernel's parameters: one struct, written once ----------------------
+ * Everything a launch needs, built by the host once per input set (prepare,
+ * below) and passed as ONE const __grid_constant__ parameter (gemm_cta's
+ * kernels): the tensor maps inside it stay in parameter space, where TMA
+ * wants them (a plain by-value parameter would be copied to local memory,
+ * which TMA does not accept).  The traced and untraced kernels and the
+ * launch all use this one definition. */
+typedef struct {
+    CUtensorMap map_a, map_b, map_d;   /* map_d: zeros unless use_tma_store */
+    __nv_bfloat16 *D;                  /* for the masked stores when N % 8 != 0 */
+    int M, N, k_tiles, stages;         /* k_tiles = ceil(K / BK): the last may be partial */
+    cluster_sched sched;               /* cluster tiles; rank r of a cluster takes tile r */
+    const int *walk_start;             /* device memory: each cluster's first work index */
+    stream_k_params sk;                /* the plan; per launch: workspace and epoch */
+    int use_tma_store;                 /* 1: N % 8 == 0 (16-byte D rows), 0: masked stores */
+    trace_ctx trace;                   /* tracing off unless --trace (recs == NULL) */
+    int plant_bug;                     /* DEBUG builds: --plant-bug, else 0 */
+} kernel_params;
+
+/* This cluster's unit: its place in the placement's walk order.  Re-read
+ * where needed (an L1 hit) rather than kept live: the consumers' registers
+ * are all taken, and ptxas spilled it. */
+static __device__ __forceinline__ int stream_k_unit(const kernel_params *P)
+{
+    return __ldg(&P->walk_start[cluster_id_x()]);
+}
+
+/* ---- the scheduler: this CTA's work units -----------------------------------
+ * A work unit is {tile, its coordinates, a range of k-tiles}
+ * (persistent_schedule.h).  The walk is now stream-K's (stream_k_schedule.h):
+ * the cluster's unit takes its pieces (k-ranges of streamed cluster tiles),
+ * then whole tiles as in step 08; CTA `rank` takes tile `rank` of each
+ * cluster tile, over the same k-range.  The roles ask the same four
+ * questions as in step 08 and do not change. */
+typedef sk_walk work_walk;
+
+static __device__ __forceinline__ work_walk walk_start(const kernel_params *P)
+{
+    return sk_walk_start(&P->sk.plan, stream_k_unit(P));
+}
+
+static __device__ __forceinline__ int walk_valid(const kernel_params *P, const work_walk *w)
+{
+    return sk_walk_valid(&P->sk.plan, w);
+}
+
+static __device__ __forceinline__ void walk_next(const kernel_params *P, work_walk *w)
+{
+    sk_walk_next(&P->sk.plan, w);
+}
+
+/* A tile past an odd N edge is a unit too: its CTA computes on zeros (its
+ * half of A is the partner's) and does not store (cluster_unit_stores).  The
+ * rank is read where needed (a special register) rather than kept live. */
+static __device__ __forceinline__ work_unit walk_unit(const kernel_params *P, const work_walk *w)
+{
+    return sk_walk_unit(&P->sk.plan, w, &P->sched, (int)cluster_ctarank());
+}
+
+/* ---- role contexts: what each role reads and carries from unit to unit ------
+ * Passed by pointer; everything is inlined, so the fields live in registers
+ * like the loose variables they replace. */
+typedef struct {
+    const smem_ring *sm;
+    uint32_t rank;                /* which half of A this CTA loads and multicasts */
+    pipeline_state write_state;   /* the next slot to fill: never reset between units */
+    int loads;                    /* k-tiles issued by this CTA (planted bug, trace) */
+    trace_clock *clk;
+    int plant_bug;
+} producer_ctx;
+
+typedef struct {
+    const smem_ring *sm;
+    pipeline_state read_state;    /* the next slot to wait for */
+    pipeline_state release_state; /* the slot to hand back, one k-tile behind */
+    int c;                        /* consumer warpgroup 0 or 1 (warpgroup c + 1) */
+    int leader;                   /* 1 in the one thread that releases slots and stores (thread 0) */
+    uint32_t rank;                /* this CTA's rank; the partner's (rank ^ 1) producer waits for our releases too */
+    int reads;                    /* k-tiles consumed by this warpgroup (trace, planted bug) */
+    int stores;                   /* sub-tiles stored by this warpgroup: picks the D buffer */
+    trace_clock *clk;
+    int plant_bug;
+} consumer_ctx;
+
+/* ---- the fixup (common/fixup.cuh) --------------------------------------------
+ * Writer: all threads store, a barrier gathers the stores, one thread releases them. */
+template <int WG_M_BLOCKS, int BN>
+static __device__ __forceinline__ void fixup_write_partial(const stream_k_params *sk, consumer_ctx *cc,
+                                                           float (*acc)[ACC_REGS], int slot)
+{
+    partial_store_all(sk->partials + (size_t)slot * PARTIAL_F4 * WG_THREADS, &acc[0][0],
+                      WG_M_BLOCKS * ACC_REGS, WG_THREADS, warpgroup_thread());
+    named_bar_sync(BAR_STORE + cc->c, WG_THREADS, "fixup write");
+#ifdef COURSE_DEBUG
+    if (PLANTED(cc->plant_bug, BUG_SKIP_FLAG)) return;   /* the owner must name this partial */
+#endif
+    if (warpgroup_thread() == 0) flag_store_release_gpu(&sk->flags[slot], sk->epoch);
+}
+
+/* Owner: per writer unit in k order (a fixed order: bitwise reproducible), one
+ * thread acquires its flag, a barrier passes the news on, all threads add. */
+template <int WG_M_BLOCKS, int BN>
+static __device__ __forceinline__ void fixup_add_partials(const stream_k_params *sk, consumer_ctx *cc,
+                                                          float (*acc)[ACC_REGS], int tile, int unit)
+{
+    const int last = sk_tile_last_unit(&sk->plan, tile);
+    for (int v = unit + 1; v <= last; ++v) {
+        const int slot = sk_cluster_slot(v, (int)cc->rank, CLUSTER_SIZE);
+        if (warpgroup_thread() == 0) flag_wait_acquire_gpu(&sk->flags[slot], sk->epoch, tile, v);
+        named_bar_sync(BAR_STORE + cc->c, WG_THREADS, "fixup wait");
+        partial_add_all(&acc[0][0], sk->partials + (size_t)slot * PARTIAL_F4 * WG_THREADS,
+                        WG_M_BLOCKS * ACC_REGS, WG_THREADS, warpgroup_thread());
+    }
+}
+
+/* A unit's fixup.  Returns 1 for a writer (it has no tile to store). */
+template <int WG_M_BLOCKS, int BN>
+static __device__ __forceinline__ int fixup_piece(const kernel_params *P, consumer_ctx *cc,
+                                                  float (*acc)[ACC_REGS], const work_unit *u)
+{
+    const int unit = stream_k_unit(P);
+    if (sk_unit_writes(&P->sk.plan, u)) {
+        fixup_write_partial<WG_M_BLOCKS, BN>(&P->sk, cc, acc, sk_cluster_slot(unit, (int)cc->rank, CLUSTER_SIZE));
+        return 1;
+    }
+    if (sk_unit_waits(&P->sk.plan, u)) fixup_add_partials<WG_M_BLOCKS, BN>(&P->sk, cc, acc, u->tile, unit);
+    return 0;
+}
+
+/* ---- producer: one thread loads every k-tile of every tile -------------------
+ * The other 127 threads of warpgroup 0 have nothing to do and have left
+ * (gemm_cta).  write_state walks the ring: acquire a free slot, announce the
+ * bytes, issue the two TMA boxes.  The thread walks this CTA's tiles and
+ * their k-tiles as ONE sequence: the ring does not know where a tile ends. */
+template <int WG_M_BLOCKS, int BN>
+static __device__ __forceinline__ void producer_load_tile(const kernel_params *P, producer_ctx *pc,
+                                                          const work_unit *u)
+{
+    const smem_ring *sm = pc->sm;
+    pipeline_state *write_state = &pc->write_state;
+    for (int kt = u->k_begin; kt < u->k_end; ++kt, ++pc->loads) {
+        /* acquire: the slot's previous contents were fully read (WAR). */
+        producer_acquire(sm->empty, write_state->index, write_state->phase);
+        CLOCK_SPAN(pc->clk, 1, TP_PRODUCER_ACQUIRE, pc->loads);
+        /* "commit" in TMA form: one arrival plus the bytes to expect.
+         * The count is the FULL box of A plus the full box of B, even
+         * when the box hangs over the matrix edge (M, N or K not a
+         * multiple of the tile): TMA writes zeros for the outside
+         * elements and counts them like the others.  Counting only
+         * in-bounds bytes would leave the tx-count above 0 forever.
+         * Announcing before issuing is CUTLASS's order; the reverse is
+         * also legal (tx-count may go negative within a phase). */
+        uint64_t *bar = &sm->full[write_state->index];
+#ifdef COURSE_DEBUG
+        if (!(PLANTED(pc->plant_bug, BUG_SKIP_COMMIT) && pc->loads == 1))
+#endif
+            mbar_arrive_expect_tx(bar, STAGE_BYTES);
+        /* Coordinates innermost first: {k, row}.  Our half of A, into the
+         * same offset of both CTAs' slot; each one's full barrier counts it. */
+        tma_load_2d_multicast(sm->a + write_state->index * A_STAGE_BYTES + pc->rank * A_HALF_BYTES,
+                              &P->map_a, kt * BK, u->tile_m * BM + (int)pc->rank * A_HALF_ROWS,
+                              smem_u32(bar), CLUSTER_MASK);
+        tma_load_2d(sm->b + write_state->index * B_STAGE_BYTES, &P->map_b, kt * BK, u->tile_n * BN,
+                    smem_u32(bar));
+        CLOCK_SPAN(pc->clk, 1, TP_PRODUCER_LOAD, pc->loads);
+        pipeline_advance(write_state);
+    }
+}
+
+template <int WG_M_BLOCKS, int BN>
+static __device__ __forceinline__ void producer_load_tiles(const kernel_params *P, producer_ctx *pc)
+{
+    tma_prefetch_map(&P->map_a);
+    tma_prefetch_map(&P->map_b);
+#ifdef COURSE_DEBUG
+    if (PLANTED(pc->plant_bug, BUG_PRODUCER_PHASE0)) pc->write_state.phase = 0;   /* the classic: first acquire never passes */
+#endif
+    for (work_walk w = walk_start(P); walk_valid(P, &w); walk_next(P, &w)) {
+        const work_unit u = walk_unit(P, &w);
+        producer_load_tile<WG_M_BLOCKS, BN>(P, pc, &u);
+    }
+    /* Producer tail: acquire every slot once more, i.e. wait until both
+     * CTAs' consumers have released all of them.  Then no remote arrive and
+     * no multicast can still reach this CTA, and it may exit (this thread
+     * keeps it alive until then).  Without it the partner could arrive on,
+     * or write into, the shared memory of a CTA that has left. */
+    for (int s = 0; s < P->stages; ++s) {
+        producer_acquire(pc->sm->empty, pc->write_state.index, pc->write_state.phase);
+        pipeline_advance(&pc->write_state);
+    }
+}
+
+/* release, in a cluster: "done reading slot s" to both producers that write
+ * it, ours (a local arrive) and the partner's (a remote arrive; its default
+ * semantics suffice for this WAR hand-off, NOTES.md).  `remote` is 1 except
+ * for the DEBUG build's planted bug. */
+static __device__ __forceinline__ void consumer_release_cluster(uint64_t *empty, uint32_t slot,
+                                                                uint32_t peer, int remote)
+{
+    consumer_release(empty, slot);
+    if (remote) mbar_arrive_cluster(&empty[slot], peer);
+}
+
+/* Issue the wgmmas of the k-tile in the slot cc->read_state names: KSTEPS
+ * k16 steps for each of the warpgroup's WG_M_BLOCKS m64 blocks, one commit
+ * group.  accumulate = 0 overwrites the accumulators on the first k16 step. */
+template <int WG_M_BLOCKS, int BN>
+static __device__ __forceinline__ void consumer_mma_slot(consumer_ctx *cc, float (*acc)[ACC_REGS],
+                                                         int accumulate)
+{
+    const smem_ring *sm = cc->sm;
+    const uint32_t slot = cc->read_state.index;
+    /* Descriptors of B's BN rows in the slot and, in the loop below, of
+     * each m64 block of A; each k16 step moves 32 bytes along the rows. */
+    const uint64_t db = wgmma_desc_k_major_sw128(sm->b + slot * B_STAGE_BYTES);
+    wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
+    wgmma_fence();   /* accumulator writes (zeroing, the last epilogue) come first */
+    /* scale-d = 0 on a unit's first k16 step (accumulate = 0): D = A.B overwrites
+     * whatever the registers held (the previous tile's results), so
+     * no zeroing pass is needed. */
+#pragma unroll
+    for (int kk = 0; kk < KSTEPS; ++kk)
+#pragma unroll
+        for (int mb = 0; mb < WG_M_BLOCKS; ++mb) {
+            const uint64_t da = wgmma_desc_k_major_sw128(
+                sm->a + slot * A_STAGE_BYTES + mb * 64 * WGMMA_SW128_ROW_BYTES);
+            wgmma_tile_k16<BN>(acc[mb], wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
+                           wgmma_desc_advance(db, kk * WGMMA_K16_BYTES), accumulate || kk > 0);
+        }
+    wgmma_commit_group();
+}
+
+/* ---- consumer mainloop: one unit's k-tiles through the ring -----------------
+ * The warpgroup computes its whole tile: WG_M_BLOCKS m64 blocks of A (one
+ * wgmma chain each) against all BN columns of B.  read_state is the slot
+ * to wait for, release_state the slot to hand back (one behind).
+ * cc->reads counts the k-tiles this warpgroup consumed (trace, planted
+ * bug).  With its last wgmma issued it passes the tensor cores to the
+ * partner (when hand_over: the partner has a unit after this one). */
+template <int WG_M_BLOCKS, int BN>
+static __device__ __forceinline__ void consumer_mainloop(consumer_ctx *cc, float (*acc)[ACC_REGS],
+                                                         const work_unit *u, int hand_over)
+{
+    const smem_ring *sm = cc->sm;
+    pipeline_state *read_state = &cc->read_state, *release_state = &cc->release_state;
+    for (int kt = u->k_begin; kt < u->k_end; ++kt, ++cc->reads) {
+        /* wait: the TMA bytes of k-tile kt have landed.  Every consumer
+         * thread waits (acquire): the data is then visible to the wgmmas
+         * this warpgroup issues, with no proxy fence (TMA writes and wgmma
+         * reads are both async-proxy, and complete_tx releases them). */
+        consumer_wait(sm->full, read_state->index, read_state->phase);
+        CLOCK_SPAN(cc->clk, cc->leader, TP_CONSUMER_WAIT, cc->reads);
+
+        consumer_mma_slot<WG_M_BLOCKS, BN>(cc, acc, kt > u->k_begin);
+        CLOCK_SPAN(cc->clk, cc->leader, TP_CONSUMER_COMPUTE, cc->reads);
+
+        /* release, one k-tile late.  After issuing k-tile kt's group, wait
+         * until at most 1 group is pending: k-tile kt-1's wgmmas are then
+         * complete, so nothing reads slot (kt-1) any more and it can go back
+         * to the producer, while k-tile kt's wgmmas keep the tensor cores
+         * busy during the wait for k-tile kt+1.  Releasing slot kt here
+         * instead would be a WAR race: its wgmmas may still be reading when
+         * TMA overwrites it.  (The alternative, wait_group(0) then release
+         * slot kt, is also correct but drains the tensor-core queue every
+         * k-tile: README exercise.)  This is why a ring needs >= 2 slots.
+         * At a unit's first k-tile the slot to release is the previous
+         * unit's last, which the drain below already handed back: nothing
+         * to release then. */
+        wgmma_wait_group(1);
+        wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
+        if (kt > u->k_begin) {
+#ifdef COURSE_DEBUG
+            if (!(PLANTED(cc->plant_bug, BUG_SKIP_RELEASE) && cc->reads == 1))
+#endif
+                if (cc->leader)
+                    consumer_release_cluster(sm->empty, release_state->index, cc->rank ^ 1u,
+                                             !(PLANTED(cc->plant_bug, BUG_SKIP_REMOTE_RELEASE) && cc->reads == 1));
+            pipeline_advance(release_state);
+        }
+        CLOCK_SPAN(cc->clk, cc->leader, TP_CONSUMER_RELEASE, cc->reads);
+        pipeline_advance(read_state);
+    }
+    /* Every wgmma of this unit is issued: hand the tensor cores over
+     * now, before waiting for them to finish, so the partner's first
+     * wgmmas queue right behind my last ones. */
+    if (hand_over) pingpong_pass_turn(BAR_MMA, cc->c);
+    /* Drain: the last k-tile's wgmmas must finish before the accumulators
+     * are read (reading them earlier is undefined), then hand its slot back
+     * at once: the ring stays balanced, and a producer with more tiles to
+     * load (step 06 on) refills the slot during the epilogue. */
+    wgmma_wait_group(0);
+    wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
+    if (cc->leader) consumer_release_cluster(sm->empty, release_state->index, cc->rank ^ 1u, 1);
+}
+
+/* One 64 x 64 sub-tile through a D buffer: registers -> bf16 -> swizzled
+ * shared memory -> one TMA store at (row0, col0).  acc_sub: its EPI_REGS
+ * accumulators (sub-tile j of m64 block mb = columns 64j .. 64j+63 =
+ * accumulators 32j .. 32j+31 of acc[mb]; wgmma_acc_col: register i is in
+ * column 8(i/4) + ...).  cc->stores, the sub-tiles stored in this turn,
+ * picks the buffer. */
+template <int WG_M_BLOCKS, int BN>
+static __device__ __forceinline__ void epilogue_store_subtile(const kernel_params *P, consumer_ctx *cc,
+                                                              const float *acc_sub, int row0, int col0)
+{
+    const int b = cc->stores % EPI_BUFS;
+    /* WAR on the buffer: the store issued from it two sub-tiles
+     * ago must have finished READING it.  Only the thread that
+     * committed a bulk group can wait for it, so the leader
+     * waits and a barrier tells the other 127 threads. */
+    if (cc->leader) tma_store_wait_read(EPI_BUFS - 1);
+    named_bar_sync(BAR_STORE + cc->c, WG_THREADS, "epilogue");
+    unsigned char *buf = cc->sm->d_ptr + b * EPI_SUB_BYTES;
+#pragma unroll
+    for (int i = 0; i < EPI_REGS; i += 2) {
+        const __nv_bfloat162 v = __floats2bfloat162_rn(acc_sub[i], acc_sub[i + 1]);
+        *(__nv_bfloat162 *)(buf + sw128_acc_pair_offset(warpgroup_thread(), i)) = v;
+    }
+    /* RAW across proxies: these st.shared are generic-proxy
+     * writes and the TMA store reads through the async proxy.
+     * Each writing thread fences its own writes, then the
+     * barrier gathers them before the one thread stores. */
+    fence_proxy_async_smem();
+    named_bar_sync(BAR_STORE + cc->c, WG_THREADS, "epilogue");
+    if (cc->leader) {
+        tma_store_2d(&P->map_d, col0, row0, cc->sm->d + b * EPI_SUB_BYTES);
+        tma_store_commit_group();
+    }
+    ++cc->stores;
+}
+
+/* ---- epilogue: accumulators -> bf16 -> swizzled smem -> TMA store -----------
+ * The two D buffers are shared with the partner, in turns (consumer_tiles
+ * takes the turn around this call). */
+template <int WG_M_BLOCKS, int BN>
+static __device__ __forceinline__ void epilogue_store(const kernel_params *P, consumer_ctx *cc,
+                                                      float (*acc)[ACC_REGS], const work_unit *u)
+{
+    const int m0 = u->tile_m * BM, n0 = u->tile_n * BN;
+    if (P->use_tma_store) {
+        cc->stores = 0;   /* sub-tiles stored in this turn: picks the D buffer */
+#pragma unroll
+        for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
+#pragma unroll
+            for (int j = 0; j < EPI_CHUNKS; ++j)
+                epilogue_store_subtile<WG_M_BLOCKS, BN>(P, cc, &acc[mb][EPI_REGS * j], m0 + 64 * mb, n0 + EPI_COLS * j);
+        /* Hand the buffers over only once my stores have read them:
+         * the partner's first st.shared would otherwise race the TMA
+         * unit.  Only the committing thread can wait. */
+        if (cc->leader) tma_store_wait_read(0);
+    } else {
+        /* N % 8 != 0: D's rows are not 16-byte aligned, which a tensor map
+         * requires; write straight from the registers, masked.  D, M and N
+         * in registers first: a store through D could, for all the compiler
+         * knows, change *P, and it would reload them after every store. */
+        __nv_bfloat16 *__restrict__ D = P->D;
+        const int M = P->M, N = P->N;
+#pragma unroll
+        for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
+#pragma unroll
+            for (int i = 0; i < ACC_REGS; i += 2)
+                gemm_store_pair(D, M, N, m0 + 64 * mb + wgmma_acc_row(warpgroup_thread(), i),
+                                n0 + wgmma_acc_col(warpgroup_thread(), i), acc[mb][i], acc[mb][i + 1]);
+    }
+}
+
+/* Step past the unit a walk stands on, in the walk and in the ring: the
+ * partner's unit, whose k-tiles are the next ones the producer loads. */
+static __device__ __forceinline__ void skip_unit(const kernel_params *P, work_walk *w,
+                                                 pipeline_state *read_state)
+{
+    if (!walk_valid(P, w)) return;
+    const work_unit u = walk_unit(P, w);
+    pipeline_advance_by(read_state, (uint32_t)(u.k_end - u.k_begin));
+    walk_next(P, w);
+}
+
+/* ---- consumer role: every other unit of the walk, in turns with the partner --
+ * Consumer c (warpgroup c + 1) takes units c, c+2, c+4 ... of this CTA's
+ * walk.  The producer loads every unit in order, so c's pipeline states
+ * start c units into the ring and skip the partner's unit after every one. */
+template <int WG_M_BLOCKS, int BN>
+static __device__ __forceinline__ void consumer_tiles(const kernel_params *P, consumer_ctx *cc)
+{
+    if (cc->leader && P->use_tma_store) tma_prefetch_map(&P->map_d);
+
+    /* Kick-off: consumer 0 goes first.  Consumer 1 opens consumer 0's two
+     * turns once, as if it had just finished a tile before consumer 0's
+     * first.  (The partner kicks, not consumer 0 itself: a warp must not
+     * arrive on a barrier and then use the same id again before it
+     * completed.) */
+    if (cc->c == 1) {
+#ifdef COURSE_DEBUG
+        if (!PLANTED(cc->plant_bug, BUG_SKIP_NAMED_ARRIVE))
+#endif
+            pingpong_pass_turn(BAR_MMA, cc->c);
+        pingpong_pass_turn(BAR_EPI, cc->c);
+    }
+
+    float acc[WG_M_BLOCKS][ACC_REGS];
+    work_walk w = walk_start(P);
+    if (cc->c == 1) skip_unit(P, &w, &cc->read_state);   /* consumer 1 skips 0's first unit */
+    cc->release_state = cc->read_state;
+    while (walk_valid(P, &w)) {
+        const work_unit u = walk_unit(P, &w);
+        /* Does the partner have a unit after this one?  If not, it has left
+         * (or will): passing it a turn would leave an arrive nobody
+         * matches, so skip it. */
+        work_walk next = w;
+        walk_next(P, &next);
+        const int partner_next = walk_valid(P, &next);
+
+        /* My turn on the tensor cores: the partner has issued its last
+         * wgmma of the previous unit (or this is consumer 0's first). */
+        pingpong_wait_turn(BAR_MMA, cc->c, "pingpong mma");
+        consumer_mainloop<WG_M_BLOCKS, BN>(cc, acc, &u, partner_next);
+        /* Skip the partner's unit: my next one follows it in the ring. */
+        w = next;
+        skip_unit(P, &w, &cc->read_state);
+        cc->release_state = cc->read_state;
+
+        /* The fixup, outside both turns: neither a writer's store nor an
+         * owner's wait holds a barrier the partner needs (README.md); a
+         * writer then takes its epilogue turn and passes it unused. */
+        const int writes = fixup_piece<WG_M_BLOCKS, BN>(P, cc, acc, &u);
+        if (writes || sk_unit_waits(&P->sk.plan, &u)) CLOCK_SPAN(cc->clk, cc->leader, TP_FIXUP, u.tile);
+
+        /* The epilogue runs under the partner's mainloop, in its own turn. */
+        pingpong_wait_turn(BAR_EPI, cc->c, "pingpong epilogue");
+        CLOCK_SPAN(cc->clk, cc->leader, TP_CONSUMER_WAIT, cc->reads);
+        if (cluster_unit_stores(&P->sched, &u) && !writes)   /* padding tiles and writers: nothing to store */
+            epilogue_store<WG_M_BLOCKS, BN>(P, cc, acc, &u);
+        if (partner_next) pingpong_pass_turn(BAR_EPI, cc->c);
+        CLOCK_SPAN(cc->clk, cc->leader, TP_EPILOGUE, u.tile);
+    }
+    /* The last stores must have read shared memory before the CTA exits and
+     * its shared memory goes to another CTA (and written D before the kernel
+     * counts as done). */
+    if (cc->leader && P->use_tma_store) tma_store_wait_all();
+}
+
+/* Barrier counts:
+ *   full[s]  = 1: one arrival per phase, the producer's arrive.expect_tx.
+ *     The data itself is counted in bytes, not arrivals: the phase
+ *     completes when that arrival happened AND the tx-count is back to 0,
+ *     i.e. every byte the producer announced has landed.  The TMA unit is
+ *     not a thread and does not arrive.
+ *   empty[s] = 2: in each CTA one consumer warpgroup reads slot s (the
+ *     same ring position: both CTAs walk the same cluster tiles), and one
+ *     thread of it (thread 0) arrives on its own CTA's empty[s] and on
+ *     the partner's, after the wgmma.wait_group that proved the
+ *     warpgroup's wgmmas on the slot have finished reading it.  Both
+ *     producers write slot s of both CTAs (A's halves), so each waits
+ *     for both readers.  A wgmma is one operation of the whole
+ *     warpgroup, so one thread's wait covers all four warps.  (CUTLASS's
+ *     PipelineTmaAsync with clusters also counts one arrival per
+ *     consumer warpgroup and CTA.) */
+static __device__ __forceinline__ void barriers_init(const smem_ring *sm, int stages)
+{
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < stages; ++s) {
+            mbar_init(&sm->full[s], 1);
+            mbar_init(&sm->empty[s], CLUSTER_SIZE);
+        }
+        named_bar_init();
+        mbar_fence_init();
+    }
+}
+
+/* ---- the CTA: roles, register split, barriers ---------------------------------
+ * Warpgroup 0 produces, warpgroups 1..CONSUMER_WGS consume.  `traced` is a
+ * constant in each of the two kernels below, so the one every timed launch
+ * runs has no trace code in it at all (no timer reads, no calls, no branches
+ * in the k loop). */
+template <int WG_M_BLOCKS, int BN>
+static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const int traced)
+{
+    const smem_config layout = SMEM_CONFIG;
+    const smem_ring sm = smem_ring_carve(layout, P->stages);
+    /* Role tests must be uniform per warp (and per warpgroup for wgmma and
+     * setmaxnreg): read the warpgroup index through a shuffle so the
+     * compiler knows. */
+    const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x / WG_THREADS, 0);
+    const uint32_t rank = cluster_ctarank();   /* 0 or 1: which tile and which half of A */
+
+    barriers_init(&sm, P->stages);
+    /* Nobody waits on, arrives at or TMA-signals an uninitialized barrier,
+     * in this CTA or the partner's: the cluster-wide __syncthreads (the
+     * init is released to the cluster by mbar_fence_init). */
+    cluster_sync();
+
+    /* Timeline: one writer per warpgroup. */
+    trace_clock clk = trace_clock_start(P->trace, wg, traced);
+
+    if (wg == 0) {
+        /* Give the registers back first (setmaxnreg is per warpgroup), then
+         * one thread issues everything; the other 127 leave.  elect_one_sync
+         * needs the whole warp, so warp 0 calls it before any lane is
+         * excluded. */
+        REGS_DEC(PRODUCER_REGS);
+        if (threadIdx.x / 32 == 0 && elect_one_sync()) {
+            producer_ctx pc = {.sm = &sm, .rank = rank, .write_state = pipeline_producer_start((uint32_t)P->stages),
+                               .clk = &clk, .plant_bug = P->plant_bug};
+            producer_load_tiles<WG_M_BLOCKS, BN>(P, &pc);
+        }
+        return;
+    }
+    REGS_INC(CONSUMER_REGS);
+    /* The one thread that releases slots and writes trace records.  tid == 0
+     * rather than elect_one_sync(): the whole warpgroup reaches every use
+     * together (the loop bounds are uniform), so any fixed thread serves, and
+     * a constant test costs no instruction.  (elect.sync over a converged
+     * warp also picks one fixed lane, lane 0 in practice; the PTX ISA
+     * promises only that the choice is deterministic.)  The producer uses
+     * elect_one_sync because its other lanes leave right after.  The same
+     * thread issues the epilogue's TMA stores. */
+    const pipeline_state first = pipeline_consumer_start((uint32_t)P->stages);
+    const int tid = (int)threadIdx.x % WG_THREADS;   /* thread in the warpgroup */
+    consumer_ctx cc = {.sm = &sm, .read_state = first, .release_state = first, .c = wg - 1,
+                       .leader = tid == 0, .rank = rank, .clk = &clk, .plant_bug = P->plant_bug};
+    consumer_tiles<WG_M_BLOCKS, BN>(P, &cc);
+}
+
+/* The kernel's one parameter, the struct above, is __grid_constant__: its
+ * tensor maps are read where they lie, in parameter space. */
+template <int WG_M_BLOCKS, int BN>
+__global__ void __launch_bounds__(THREADS, 1) pingpong_kernel(const __grid_constant__ kernel_params P)
+{
+    gemm_cta<WG_M_BLOCKS, BN>(&P, 0);
+}
+
+/* The traced copy is a separate kernel rather than a branch inside one, so
+ * the timed kernel's code and register allocation are untouched by tracing.
+ * Its trace calls sit between wgmma issue and wait.  ptxas keeps the wgmmas
+ * asynchronous across these (no C7510 message for this kernel), but not
+ * across every call: in the DEBUG build, the bounded wait's call to
+ * report_hang (which reaches printf) gets them serialized, with C7510
+ * "wgmma pipeline crossing function boundary".  Check -Xptxas -v. */
+template <int WG_M_BLOCKS, int BN>
+__global__ void __launch_bounds__(THREADS, 1)
+pingpong_kernel_traced(const __grid_constant__ kernel_params P)
+{
+    gemm_cta<WG_M_BLOCKS, BN>(&P, 1);
+}
+
+/* ---- host: one configuration's plan and launch, as in step 09 -----------------
+ * A plan that streams launches cooperatively: every CTA resident or the
+ * launch fails (an owner spins on a writer's flag, which a CTA waiting for an
+ * SM would never raise).  Whole tiles launch as step 08.  One descriptor
+ * per configuration (a variable template: LAUNCH<2, 128> is 128 x 128's). */
+template <int WG_M_BLOCKS, int BN>
+static const gemm_launch_desc LAUNCH = {
+    .step = STEP_ID,
+    .kernel = (const void *)pingpong_kernel<WG_M_BLOCKS, BN>,
+    .kernel_traced = (const void *)pingpong_kernel_traced<WG_M_BLOCKS, BN>,
+    .threads = THREADS,
+    .smem = SMEM_CONFIG,
+    .min_stages = config_checks<WG_M_BLOCKS, BN>() * MIN_STAGES,
+    .cluster = CLUSTER_SIZE,
+    .cooperative = 1,   /* combines with the cluster dimension */
+};
+
+typedef struct {
+    kernel_params P;
+    int grid;                 /* the plan's units, in CTAs */
+    int config, stages;       /* the menu's configuration and the ring it runs with */
+} step_plan;
+
+/* The workspace: the flags first, one per CTA of the largest grid, then the
+ * partials at a fixed offset, so that configurations whose partials differ in
+ * size (--tune runs them in turn on one workspace) never write a partial
+ * over another's flag. */
+#define FLAGS_BYTES(sms) (((size_t)(sms) * sizeof(uint32_t) + 1023) / 1024 * 1024)
+template <int WG_M_BLOCKS, int BN>
+static constexpr size_t partial_bytes() { return PARTIAL_BYTES; }   /* 32-96 KiB per CTA */
+
+/* What the plan does, once per run (not per rotation set). */
+static void stream_k_plan_print(const step_plan *p)
+{
+    static int told = 0;
+    const sk_plan *s = &p->P.sk.plan;
+    if (told++) return;
+    printf("stream-K plan: %d cluster tiles x %d k-tiles on %d clusters: %d streamed "
+           "(%d-%d k-tiles per cluster), %d data-parallel\n",
+           s->tiles, s->kt, s->units, s->sk_tiles, s->sk_base, s->sk_base + (s->sk_extra > 0),
+           s->tiles - s->sk_tiles);
+}
+
+/* Step 09's prepare for one configuration; op->mode is the plan's mode. */
+template <int WG_M_BLOCKS, int BN>
+static step_plan *config_prepare(const gemm_operands *op)
+{
+    step_plan *p = (step_plan *)gemm_plan_alloc(sizeof *p, STEP_ID);
+    kernel_params *P = &p->P;
+    gemm_encode_ab(&P->map_a, &P->map_b, op, A_HALF_ROWS, BN, BK);
+    P->use_tma_store = gemm_encode_d(&P->map_d, op, EPI_ROWS, EPI_COLS);
+    P->D = op->d;
+    P->M = op->m;
+    P->N = op->n;
+    P->k_tiles = (op->k + BK - 1) / BK;
+    P->stages = op->stages;
+    P->sched = cluster_sched_make(op->m, op->n, BM, BN, CLUSTER_SIZE, 1, op->group,
+                                  op->num_sms / CLUSTER_SIZE);
+    static_assert((int)GEMM_MODE_DP == (int)SK_MODE_DP && (int)GEMM_MODE_SK == (int)SK_MODE_SK,
+                  "--mode values are the scheduler's");
+    const int units = gemm_persistent_grid(&LAUNCH<WG_M_BLOCKS, BN>, op, 1 << 28) / CLUSTER_SIZE;
+    P->sk.plan = sk_plan_make(P->sched.sched.num_tiles, P->k_tiles, units, op->mode);
+    p->grid = P->sk.plan.units * CLUSTER_SIZE;
+    P->walk_start = cluster_walk_table(&LAUNCH<WG_M_BLOCKS, BN>, op, p->grid);
+    p->stages = op->stages;
+    stream_k_plan_print(p);
+    return p;
+}
+
+template <int WG_M_BLOCKS, int BN>
+static void config_launch(const gemm_operands *op, cudaStream_t stream)
+{
+    static gemm_launch_desc whole;   /* LAUNCH without the cooperative attribute */
+    whole = LAUNCH<WG_M_BLOCKS, BN>;
+    whole.cooperative = 0;
+    step_plan *p = (step_plan *)op->plan;
+    kernel_params *P = &p->P;
+    P->trace = op->trace;
+    P->trace.cta_b = 1;   /* a timeline shows the two CTAs of cluster 0 */
+    P->plant_bug = op->plant_bug;
+    /* flags first, partials after them (above); the harness's launch number */
+    P->sk.flags = (uint32_t *)op->workspace;
+    P->sk.partials = (float4 *)((char *)op->workspace + FLAGS_BYTES(op->num_sms));
+    P->sk.epoch = op->epoch;
+    gemm_launch(P->sk.plan.sk_tiles ? &LAUNCH<WG_M_BLOCKS, BN> : &whole, op, p->grid, P, stream);
+}
+
+/* ---- the menu ------------------------------------------------------------------
+ * The configurations, each the kernel above instantiated at one tile of one
+ * consumer warpgroup (NOTES.md: why these three; each wins bench shapes):
+ *    64 x 128  twice the tiles of 128 x 128: fills the SMs where there are few
+ *   128 x 128  step 09's tile
+ *   128 x 192  fewer bytes per multiply-add, for shapes whose tile count it
+ *              divides into whole waves */
+typedef struct {
+    chooser_config c;
+    const gemm_launch_desc *launch;
+    step_plan *(*prepare)(const gemm_operands *op);
+    void (*run)(const gemm_operands *op, cudaStream_t stream);
+    size_t partial_bytes;
+} menu_config;
+
+#define MENU_CONFIG(NAME, WG_M_BLOCKS, BN, KT_US)                                                   \
+    {{NAME, 64 * WG_M_BLOCKS, BN, KT_US}, &LAUNCH<WG_M_BLOCKS, BN>, config_prepare<WG_M_BLOCKS, BN>, \
+     config_launch<WG_M_BLOCKS, BN>, partial_bytes<WG_M_BLOCKS, BN>()}
+static const menu_config MENU[] = {
+    MENU_CONFIG("64x128", 1, 128, CHOOSER_KT_US_64x128),
+    MENU_CONFIG("128x128", 2, 128, CHOOSER_KT_US_128x128),
+    MENU_CONFIG("128x192", 2, 192, CHOOSER_KT_US_128x192),
+};
+#define MENU_SIZE ((int)(sizeof MENU / sizeof MENU[0]))
+
+/* ---- the chooser's host side ----------------------------------------------------
+ * What the chooser needs from the device: SM count, resident clusters (the
+ * occupancy query the plan uses), L2 size, memory bandwidth. */
+static chooser_device menu_device(const gemm_operands *op)
+{
+    chooser_device d;
+    int dev = 0, l2 = 0, mem_khz = 0, bus_bits = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev));
+    gemm_operands o = *op;
+    o.launch = MENU[0].launch;
+    o.stages = gemm_stages_that_fit(o.launch, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
+    d.sms = op->num_sms;
+    d.clusters = gemm_persistent_grid(o.launch, &o, 1 << 28) / CLUSTER_SIZE;
+    d.l2_bytes = l2;
+    d.dram_gbs = 2.0 * mem_khz * 1e3 * (bus_bits / 8.0) / 1e9;   /* double data rate */
+    return d;
+}
+
+/* The candidates at these operands (--config and --mode narrow them). */
+static int menu_estimates(const gemm_operands *op, chooser_estimate *e)
+{
+    static chooser_config cfg[MENU_SIZE];
+    static chooser_device dev;
+    static int only = -2;
+    if (only == -2) {
+        for (int c = 0; c < MENU_SIZE; ++c) cfg[c] = MENU[c].c;
+        dev = menu_device(op);
+        only = -1;
+        for (int c = 0; op->config && c < MENU_SIZE; ++c)
+            if (strcmp(op->config, cfg[c].name) == 0) only = c;
+        if (op->config && only < 0) {
+            fprintf(stderr, "--config: '%s' is not on the menu (", op->config);
+            for (int c = 0; c < MENU_SIZE; ++c) fprintf(stderr, "%s%s", c ? ", " : "", cfg[c].name);
+            fprintf(stderr, ")\n");
+            exit(EXIT_BAD_ARGS);
+        }
+    }
+    return chooser_candidates(op->m, op->n, op->k, cfg, MENU_SIZE, only, op->mode, &dev, e);
+}
+
+static void menu_candidate_name(const gemm_operands *op, int i, char *buf, size_t len)
+{
+    chooser_estimate e[CHOOSER_MAX_CANDIDATES];
+    menu_estimates(op, e);
+    snprintf(buf, len, "%s/%s", MENU[e[i].config].c.name, chooser_plan_name(&e[i]));
+}
+
+static int menu_candidates(const gemm_operands *op)
+{
+    chooser_estimate e[CHOOSER_MAX_CANDIDATES];
+    return menu_estimates(op, e);
+}
+
+/* --explain: every candidate's reasons, then the choice. */
+static void menu_explain(const chooser_estimate *e, int n, int pick)
+{
+    printf("explain: %-16s %6s %6s %5s %6s %8s %5s %8s %8s %8s\n", "candidate", "tiles", "waves", "fill",
+           "B/MAC", "busiest", "solo", "kt us", "DRAM us", "pred us");
+    for (int i = 0; i < n; ++i)
+        printf("explain: %7s/%-8s %6d %6.2f %5.2f %6.4f %8lld %5s %8.3f %8.1f %8.1f%s\n",
+               MENU[e[i].config].c.name, chooser_plan_name(&e[i]), e[i].tiles, e[i].waves,
+               e[i].last_wave_fill, e[i].bytes_per_mac, e[i].busiest_kt, e[i].solo ? "yes" : "no",
+               e[i].kt_us, e[i].t_dram_us, e[i].t_us, i == pick ? "  <- the model's choice" : "");
+}
+
+static void menu_cache_key(const gemm_operands *op, char *key, size_t len)
+{
+    cudaDeviceProp prop;
+    int dev = 0, rt = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+    CUDA_CHECK(cudaRuntimeGetVersion(&rt));
+    char cuda[16];
+    snprintf(cuda, sizeof cuda, "%d", rt);
+    chooser_config cfg[MENU_SIZE];
+    for (int c = 0; c < MENU_SIZE; ++c) cfg[c] = MENU[c].c;
+    chooser_cache_key(key, len, prop.name, op->num_sms, cuda, chooser_menu_hash(cfg, MENU_SIZE), GIT_REV,
+                      op->m, op->n, op->k);
+}
+
+/* The tuning cache's candidate for this shape, or -1 (a refused line says why). */
+static int menu_cached(const gemm_operands *op, const chooser_estimate *e, int n)
+{
+    char key[768], cand[128], msg[256] = "";
+    menu_cache_key(op, key, sizeof key);
+    const int rc = chooser_cache_lookup(op->tune_cache, key, cand, sizeof cand, msg, sizeof msg);
+    if (msg[0]) fprintf(stderr, "tuning cache: refused: %s\n", msg);
+    if (rc != CHOOSER_CACHE_HIT) return -1;
+    for (int i = 0; i < n; ++i) {
+        char name[64];
+        menu_candidate_name(op, i, name, sizeof name);
+        if (strcmp(name, cand) == 0) return i;
+    }
+    fprintf(stderr, "tuning cache: refused: %s names '%s', not a candidate here; the model decides\n",
+            op->tune_cache, cand);
+    return -1;
+}
+
+/* Who chooses, once per run: --tune's candidate; else the cache (not with
+ * --no-cache, --config or --mode); else the model. */
+static int menu_choose(const gemm_operands *op, const char **source)
+{
+    static int chosen = -1;
+    static const char *chosen_by = "model";
+    if (op->candidate >= 0) {
+        *source = "tune";
+        return op->candidate;
+    }
+    if (chosen < 0) {
+        chooser_estimate e[CHOOSER_MAX_CANDIDATES];
+        const int n = menu_estimates(op, e);
+        const int forced = op->config || op->mode != GEMM_MODE_AUTO;
+        chosen = chooser_pick(e, n);
+        if (op->explain) menu_explain(e, n, chosen);
+        const int cached = forced || op->no_cache ? -1 : menu_cached(op, e, n);
+        if (cached >= 0) chosen = cached;
+        chosen_by = forced ? "forced" : cached >= 0 ? "cache" : "model";
+    }
+    *source = chosen_by;
+    return chosen;
+}
+
+static void *menu_prepare(const gemm_operands *op)
+{
+    const char *source = NULL;
+    chooser_estimate e[CHOOSER_MAX_CANDIDATES];
+    menu_estimates(op, e);
+    const int i = menu_choose(op, &source);
+    const menu_config *m = &MENU[e[i].config];
+    gemm_operands o = *op;
+    o.launch = m->launch;
+    o.mode = e[i].mode;
+    if (!o.stages) o.stages = gemm_stages_that_fit(m->launch, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
+    step_plan *p = m->prepare(&o);
+    p->config = e[i].config;
+    op->report->config = m->c.name;
+    op->report->mode = chooser_plan_name(&e[i]);
+    op->report->chooser = source;
+    op->report->stages = o.stages;
+    op->report->cluster = CLUSTER_SIZE;
+    return p;
+}
+
+static void menu_launch(const gemm_operands *op, cudaStream_t stream)
+{
+    const step_plan *p = (const step_plan *)op->plan;
+    gemm_operands o = *op;
+    o.stages = p->stages;
+    o.launch = MENU[p->config].launch;
+    MENU[p->config].run(&o, stream);
+}
+
+static void menu_release(void *plan)
+{
+    CUDA_CHECK(cudaFree((void *)((step_plan *)plan)->P.walk_start));
+    gemm_plan_free(plan);
+}
+
+/* One workspace for every candidate (--tune runs them in turn on it): flags,
+ * then the largest partial of the menu for every CTA. */
+static size_t menu_workspace_bytes(const gemm_operands *op)
+{
+    size_t most = 0;
+    for (int c = 0; c < MENU_SIZE; ++c) most = MENU[c].partial_bytes > most ? MENU[c].partial_bytes : most;
+    return FLAGS_BYTES(op->num_sms) + most * (size_t)op->num_sms;
+}
+
+static void menu_tuned(const gemm_operands *op, int winner)
+{
+    char key[768], name[64], msg[256];
+    menu_candidate_name(op, winner, name, sizeof name);
+    menu_cache_key(op, key, sizeof key);
+    if (op->no_cache) printf("tune: winner %s (--no-cache: not stored)\n", name);
+    else if (chooser_cache_store(op->tune_cache, key, name, msg, sizeof msg) == 0)
+        printf("tune: winner %s, stored in %s\n", name, op->tune_cache);
+    else fprintf(stderr, "%s\n", msg);
+}
+
+static void menu_summary(char *buf, size_t len)
+{
+    int n = snprintf(buf, len, "autotuned GEMM: step 09's kernel (pingpong, clusters of 2 sharing A, "
+                     "stream-K) at a menu of tiles per consumer warpgroup:");
+    for (int c = 0; c < MENU_SIZE && n > 0 && (size_t)n < len; ++c)
+        n += snprintf(buf + n, len - (size_t)n, " %s", MENU[c].c.name);
+    if (n > 0 && (size_t)n < len) snprintf(buf + n, len - (size_t)n, "; chosen by a model, the cache or --tune");
+}
+
+int main(int argc, char **argv)
+{
+    static const gemm_menu menu = {menu_candidates, menu_candidate_name, menu_tuned};
+    char summary[320];
+    menu_summary(summary, sizeof summary);
+    const gemm_step step = {
+        .step = STEP_ID,
+        .name = "autotune",
+        .summary = summary,
+        .variant = "autotune_cluster2",
+        .min_stages = MIN_STAGES,
+        .max_stages = SMEM_LAYOUT_MAX_STAGES,
+        .default_stages = 0,   /* 0: the most the chosen configuration fits */
+        .need = {9, 0, 1, "wgmma, setmaxnreg and TMA need an sm_90a (Hopper H100/H200) GPU"},
+        .prepare = menu_prepare,
+        .release = menu_release,
+        .launch = menu_launch,
+        .trace_units = 1 + CONSUMER_WGS,
+        .trace_unit_kind = "warpgroup",
+        .has_group = 1,
+        .workspace_bytes = menu_workspace_bytes,
+        .launch_desc = MENU[0].launch,
+        .has_mode = 1,
+        .plant_bugs = (1u << BUG_PRODUCER_PHASE0) | (1u << BUG_SKIP_COMMIT) | (1u << BUG_SKIP_RELEASE) |
+                      (1u << BUG_SKIP_NAMED_ARRIVE) | (1u << BUG_SKIP_REMOTE_RELEASE) |
+                      (1u << BUG_SKIP_FLAG),
+        .menu = &menu,
+    };
+    return gemm_main(argc, argv, &step);
+}

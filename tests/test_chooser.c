@@ -1,0 +1,141 @@
+/* test_chooser.c — step 10's chooser (step10_autotune/chooser.h) on the CPU:
+ * the candidates a shape gets, that the model picks its fastest predicted,
+ * the reasons it gives, and the tuning cache's refusals.  The model's
+ * ACCURACY is measured on the GPU (step10_autotune/NOTES.md); here, that it
+ * behaves as documented. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../step10_autotune/chooser.h"
+
+static const chooser_config menu[3] = {
+    {"64x128", 64, 128, CHOOSER_KT_US_64x128},
+    {"128x128", 128, 128, CHOOSER_KT_US_128x128},
+    {"128x192", 128, 192, CHOOSER_KT_US_128x192},
+};
+static const chooser_device h100 = {132, 66, 50.0 * 1024 * 1024, 3352.0};
+
+/* Every plan once per configuration; all three modes where auto streams. */
+START_TEST(test_chooser_candidates)
+{
+    chooser_estimate e[CHOOSER_MAX_CANDIDATES];
+    const int n = chooser_candidates(1024, 1024, 14336, menu, 3, -1, SK_MODE_AUTO, &h100, e);
+    ck_assert_int_ge(n, 3);
+    ck_assert_int_le(n, 9);
+    for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j)
+            ck_assert(!(e[i].config == e[j].config && chooser_same_plan(&e[i].plan, &e[j].plan)));
+    /* --config narrows to one configuration, --mode to one plan */
+    const int one = chooser_candidates(1024, 1024, 14336, menu, 3, 1, SK_MODE_AUTO, &h100, e);
+    for (int i = 0; i < one; ++i) ck_assert_int_eq(e[i].config, 1);
+    ck_assert_int_eq(chooser_candidates(1024, 1024, 14336, menu, 3, 1, SK_MODE_DP, &h100, e), 1);
+    ck_assert_str_eq(chooser_plan_name(&e[0]), "dp");
+}
+END_TEST
+
+/* The pick is the smallest predicted time; the reasons are consistent. */
+START_TEST(test_chooser_pick_and_reasons)
+{
+    static const int shapes[][3] = {{512, 512, 512}, {1024, 1024, 1024}, {4096, 4096, 4096},
+                                    {8192, 8192, 8192}, {4096, 4096, 4168}, {128, 14336, 4096}};
+    for (int s = 0; s < 6; ++s) {
+        chooser_estimate e[CHOOSER_MAX_CANDIDATES];
+        const int n = chooser_candidates(shapes[s][0], shapes[s][1], shapes[s][2], menu, 3, -1, SK_MODE_AUTO,
+                                         &h100, e);
+        const int p = chooser_pick(e, n);
+        for (int i = 0; i < n; ++i) {
+            ck_assert(e[p].t_us <= e[i].t_us);
+            ck_assert(e[i].t_us >= CHOOSER_T0_US + e[i].t_dram_us - 1e-9);
+            ck_assert(e[i].last_wave_fill > 0 && e[i].last_wave_fill <= 1);
+            ck_assert(e[i].busiest_kt >= (shapes[s][2] + 63) / 64);   /* at least one tile's k-tiles ... */
+        }
+    }
+    /* few tiles: 64 x 128 halves the tile, doubles the tiles that fill the SMs */
+    chooser_estimate e = chooser_estimate_of(1024, 1024, 1024, menu, 0, &h100, SK_MODE_DP);
+    chooser_estimate f = chooser_estimate_of(1024, 1024, 1024, menu, 1, &h100, SK_MODE_DP);
+    ck_assert_int_eq(e.tiles, 2 * f.tiles);
+    ck_assert(e.bytes_per_mac > f.bytes_per_mac);
+    /* K % 64 != 0 never predicts faster than the next multiple of 64 */
+    chooser_estimate a = chooser_estimate_of(4096, 4096, 4160, menu, 1, &h100, SK_MODE_DP);
+    chooser_estimate b = chooser_estimate_of(4096, 4096, 4168, menu, 1, &h100, SK_MODE_DP);
+    ck_assert(b.t_us >= a.t_us);
+}
+END_TEST
+
+/* The cache: a stored winner is found under its key only; a line that does
+ * not parse is refused with a message naming the file and line. */
+START_TEST(test_chooser_cache)
+{
+    char path[] = "/tmp/course_tune_cache_XXXXXX";
+    const int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    char key[768], other[768], cand[128], msg[256] = "";
+    const unsigned h = chooser_menu_hash(menu, 3);
+    ck_assert_uint_ne(h, chooser_menu_hash(menu, 2));
+    chooser_cache_key(key, sizeof key, "NVIDIA H100 80GB HBM3", 132, "13000", h, "abc", 1000, 1000, 2048);
+    chooser_cache_key(other, sizeof other, "NVIDIA H100 80GB HBM3", 132, "13000", h, "abc", 1000, 1000, 2056);
+    ck_assert_ptr_null(strchr(key, ' '));
+    ck_assert_int_eq(chooser_cache_lookup(path, key, cand, sizeof cand, msg, sizeof msg), CHOOSER_CACHE_MISS);
+    ck_assert_int_eq(chooser_cache_store(path, key, "64x128/sk_l2", msg, sizeof msg), 0);
+    ck_assert_int_eq(chooser_cache_lookup(path, key, cand, sizeof cand, msg, sizeof msg), CHOOSER_CACHE_HIT);
+    ck_assert_str_eq(cand, "64x128/sk_l2");
+    ck_assert_int_eq(chooser_cache_lookup(path, other, cand, sizeof cand, msg, sizeof msg), CHOOSER_CACHE_MISS);
+    /* the last line of a key wins */
+    ck_assert_int_eq(chooser_cache_store(path, key, "128x128/dp", msg, sizeof msg), 0);
+    ck_assert_int_eq(chooser_cache_lookup(path, key, cand, sizeof cand, msg, sizeof msg), CHOOSER_CACHE_HIT);
+    ck_assert_str_eq(cand, "128x128/dp");
+    /* a line that does not parse: refused, named */
+    FILE *f = fopen(path, "a");
+    fprintf(f, "garbage\n%s no-slash-here\n", key);
+    fclose(f);
+    msg[0] = '\0';
+    ck_assert_int_eq(chooser_cache_lookup(path, key, cand, sizeof cand, msg, sizeof msg), CHOOSER_CACHE_BAD);
+    ck_assert_ptr_nonnull(strstr(msg, path));
+    ck_assert_int_eq(chooser_cache_lookup(path, other, cand, sizeof cand, msg, sizeof msg), CHOOSER_CACHE_MISS);
+    ck_assert_ptr_nonnull(strstr(msg, ":4:") ? msg : strstr(msg, ":3:"));
+    unlink(path);
+}
+END_TEST
+
+/* Reads "M N K" lines (# comments) from a file of the step folder. */
+static int read_shapes(const char *path, int (*out)[3], int cap)
+{
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    char line[256];
+    int n = 0;
+    while (fgets(line, sizeof line, f) && n < cap)
+        if (line[0] != '#' && sscanf(line, "%d %d %d", &out[n][0], &out[n][1], &out[n][2]) == 3) ++n;
+    fclose(f);
+    return n;
+}
+
+/* The held-out shapes were never in the fit's training list. */
+START_TEST(test_chooser_heldout_not_fitted)
+{
+    static int held[64][3], fit[256][3];
+    const int nh = read_shapes("step10_autotune/heldout_shapes.txt", held, 64);
+    const int nf = read_shapes("step10_autotune/chooser_fit.txt", fit, 256);
+    ck_assert_int_ge(nh, 10);
+    ck_assert_int_ge(nf, 10);
+    for (int i = 0; i < nh; ++i)
+        for (int j = 0; j < nf; ++j)
+            ck_assert_msg(!(held[i][0] == fit[j][0] && held[i][1] == fit[j][1] && held[i][2] == fit[j][2]),
+                          "held-out shape %dx%dx%d is in the fit's list", held[i][0], held[i][1], held[i][2]);
+}
+END_TEST
+
+Suite *chooser_suite(void)
+{
+    Suite *s = suite_create("chooser");
+    TCase *tc = tcase_create("chooser");
+    tcase_add_test(tc, test_chooser_candidates);
+    tcase_add_test(tc, test_chooser_pick_and_reasons);
+    tcase_add_test(tc, test_chooser_cache);
+    tcase_add_test(tc, test_chooser_heldout_not_fitted);
+    suite_add_tcase(s, tc);
+    return s;
+}
