@@ -173,8 +173,7 @@ int tma_check_2d_bf16(const tma_2d_desc *d, char *msg, size_t len)
         return refuse(TMA_ERR_SWIZZLE, msg, len,
                       "tensor map: swizzle mode %d is not one of NONE, 32B, 64B, 128B", (int)d->swizzle);
 
-    if (d->l2_promotion != TMA_L2_PROMOTION_NONE && d->l2_promotion != TMA_L2_PROMOTION_64B &&
-        d->l2_promotion != TMA_L2_PROMOTION_128B && d->l2_promotion != TMA_L2_PROMOTION_256B)
+    if (d->l2_promotion != TMA_L2_PROMOTION_NONE && tma_l2_promotion_bytes(d->l2_promotion) == 0)
         return refuse(TMA_ERR_L2_PROMOTION, msg, len,
                       "tensor map: L2 promotion %d is not one of NONE, 64B, 128B, 256B",
                       (int)d->l2_promotion);
