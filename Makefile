@@ -3,6 +3,7 @@
 # Overrides:  CUDA_HOME=/usr/local/cuda   ARCH_BASE=... (steps 01-04)
 #             ARCH_90A=... (steps 05-07)  DEBUG=1 (bounded waits that diagnose hangs)
 #             BUILD=build                 NVCC_EXTRA="-Xptxas -v"
+#             CC_EXTRA=... (gcc, common/*.c and the test runner; e.g. -DTMA_L2_PROMOTION=256, common/tma.c)
 #             BENCH=all|quick|stream|gemm (make bench's sweep)
 #             DEPS=build/deps  CHECK_SYSTEM=auto|0  APT_GET=apt-get (see tests/deps.sh)
 CUDA_HOME ?= /usr/local/cuda
@@ -33,7 +34,8 @@ endif
 
 NVCCFLAGS = -O3 -std=c++17 -lineinfo -Icommon -DGIT_REV='"$(GIT_REV)"' $(DEBUG_DEF) \
             $(PTXAS_WARN) -Xcompiler -Wall $(NVCC_EXTRA)
-CFLAGS    = -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon -I$(CUDA_HOME)/include
+CFLAGS    = -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -Icommon -I$(CUDA_HOME)/include \
+            $(CC_EXTRA)
 LDLIBS    = -L$(CUDA_HOME)/lib64 -lcublas -lcudart -ldl
 
 STEP_DIRS := $(patsubst %/kernel.cu,%,$(sort $(wildcard step[0-9][0-9]_*/kernel.cu)))
@@ -128,6 +130,7 @@ help:
 	@echo "                      block, warp, barrier, slot and phase, then traps (every step, present and future)"
 	@echo "make clean            remove build/ but $(DEPS);  make distclean: all of build/"
 	@echo "variables: CUDA_HOME ARCH_BASE ARCH_90A BUILD NVCC_EXTRA (e.g. NVCC_EXTRA='-Xptxas -v')"
+	@echo "           CC_EXTRA (gcc, common/*.c; e.g. CC_EXTRA=-DTMA_L2_PROMOTION=256: plots/results/odd_k)"
 	@echo "           BENCH DEPS CHECK_SYSTEM=0 (ignore an installed Check) APT_GET=false (download nothing)"
 
 $(foreach d,$(STEP_DIRS),$(eval $(firstword $(subst _, ,$(d))): $(BUILD)/$(d)))

@@ -16,6 +16,24 @@
 #define TMA_MAX_STRIDE (1ull << 40)    /* globalStrides[i] < 2^40 */
 #define TMA_MAX_BOX 256u               /* boxDim[i] <= 256 */
 
+/* The build's L2 promotion (tma.h): 128 B unless the build says otherwise,
+ * e.g. make ... CC_EXTRA=-DTMA_L2_PROMOTION=256 (experiments only: issue 24,
+ * plots/results/odd_k/remedy.sh).  Any other value stops the build here. */
+#ifndef TMA_L2_PROMOTION
+#define TMA_L2_PROMOTION 128
+#endif
+#if TMA_L2_PROMOTION == 0
+#define TMA_L2_PROMOTION_BUILD TMA_L2_PROMOTION_NONE
+#elif TMA_L2_PROMOTION == 64
+#define TMA_L2_PROMOTION_BUILD TMA_L2_PROMOTION_64B
+#elif TMA_L2_PROMOTION == 128
+#define TMA_L2_PROMOTION_BUILD TMA_L2_PROMOTION_128B
+#elif TMA_L2_PROMOTION == 256
+#define TMA_L2_PROMOTION_BUILD TMA_L2_PROMOTION_256B
+#else
+#error "TMA_L2_PROMOTION must be 0, 64, 128 or 256 (bytes)"
+#endif
+
 /* Writes the message (when there is a buffer) and returns the code. */
 static int refuse(int code, char *msg, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -42,7 +60,37 @@ tma_2d_desc tma_2d_bf16_row_major(const void *gaddr, uint64_t rows, uint64_t col
     d.box_rows = box_rows;
     d.box_cols = box_cols;
     d.swizzle = swizzle;
+    d.l2_promotion = tma_l2_promotion_default();
     return d;
+}
+
+tma_l2_promotion tma_l2_promotion_default(void)
+{
+    return TMA_L2_PROMOTION_BUILD;
+}
+
+uint32_t tma_l2_promotion_bytes(tma_l2_promotion p)
+{
+    switch (p) {
+    case TMA_L2_PROMOTION_64B: return 64;
+    case TMA_L2_PROMOTION_128B: return 128;
+    case TMA_L2_PROMOTION_256B: return 256;
+    default: return 0;
+    }
+}
+
+int tma_l2_promotion_of_bytes(uint32_t bytes, tma_l2_promotion *out)
+{
+    tma_l2_promotion p;
+    switch (bytes) {
+    case 0: p = TMA_L2_PROMOTION_NONE; break;
+    case 64: p = TMA_L2_PROMOTION_64B; break;
+    case 128: p = TMA_L2_PROMOTION_128B; break;
+    case 256: p = TMA_L2_PROMOTION_256B; break;
+    default: return -1;
+    }
+    if (out) *out = p;
+    return 0;
 }
 
 uint32_t tma_box_bytes_bf16(const tma_2d_desc *d)
@@ -125,6 +173,11 @@ int tma_check_2d_bf16(const tma_2d_desc *d, char *msg, size_t len)
         return refuse(TMA_ERR_SWIZZLE, msg, len,
                       "tensor map: swizzle mode %d is not one of NONE, 32B, 64B, 128B", (int)d->swizzle);
 
+    if (d->l2_promotion != TMA_L2_PROMOTION_NONE && tma_l2_promotion_bytes(d->l2_promotion) == 0)
+        return refuse(TMA_ERR_L2_PROMOTION, msg, len,
+                      "tensor map: L2 promotion %d is not one of NONE, 64B, 128B, 256B",
+                      (int)d->l2_promotion);
+
     /* A swizzled box row must fit in one swizzle span: the XOR pattern
      * permutes 16-byte chunks within a span of 32/64/128 bytes. */
     const uint32_t span = tma_swizzle_span_bytes(d->swizzle);
@@ -181,7 +234,7 @@ int tma_encode_2d_bf16(CUtensorMap *map, const tma_2d_desc *d, char *msg, size_t
                                                             : CU_TENSOR_MAP_SWIZZLE_NONE;
     CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *)d->gaddr, dims, strides,
                         box, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swz,
-                        CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+                        (CUtensorMapL2promotion)d->l2_promotion, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS)
         return refuse(TMA_ERR_ENCODE, msg, len,
                       "tensor map: cuTensorMapEncodeTiled refused %" PRIu64 "x%" PRIu64

@@ -52,6 +52,19 @@ typedef enum {
     TMA_SWIZZLE_128B = 3
 } tma_swizzle;
 
+/* L2 promotion: cuda.h calls it the L2 fetch size, "the byte granularity at
+ * which L2 requests are filled from DRAM".  Numbered as the driver's
+ * CU_TENSOR_MAP_L2_PROMOTION_* (tests/ check it).  Every map the course
+ * builds uses 128B, as CUTLASS does; tma.c's default can be changed at build
+ * time, for experiments only (plots/results/odd_k/README.md):
+ *     make ... CC_EXTRA=-DTMA_L2_PROMOTION=0|64|128|256 */
+typedef enum {
+    TMA_L2_PROMOTION_NONE = 0,
+    TMA_L2_PROMOTION_64B = 1,
+    TMA_L2_PROMOTION_128B = 2,
+    TMA_L2_PROMOTION_256B = 3
+} tma_l2_promotion;
+
 /* A row-major bf16 matrix X[rows][cols] in global memory and the box that
  * one TMA instruction moves. */
 typedef struct {
@@ -62,6 +75,7 @@ typedef struct {
     uint32_t box_rows;          /* boxDim[1] */
     uint32_t box_cols;          /* boxDim[0] */
     tma_swizzle swizzle;
+    tma_l2_promotion l2_promotion;  /* tma_2d_bf16_row_major: tma_l2_promotion_default() */
 } tma_2d_desc;
 
 /* Return codes: one per rule, so a test can tell which rule refused. */
@@ -79,10 +93,12 @@ enum {
     TMA_ERR_SWIZZLE,            /* not one of the tma_swizzle values */
     TMA_ERR_MAP_ALIGN,          /* CUtensorMap object not 64-byte aligned */
     TMA_ERR_DRIVER,             /* cuTensorMapEncodeTiled could not be found */
-    TMA_ERR_ENCODE              /* the driver refused the parameters */
+    TMA_ERR_ENCODE,             /* the driver refused the parameters */
+    TMA_ERR_L2_PROMOTION        /* not one of the tma_l2_promotion values */
 };
 
-/* Fills a descriptor for a dense row-major bf16 matrix (stride = cols * 2). */
+/* Fills a descriptor for a dense row-major bf16 matrix (stride = cols * 2),
+ * with the build's L2 promotion (tma_l2_promotion_default). */
 tma_2d_desc tma_2d_bf16_row_major(const void *gaddr, uint64_t rows, uint64_t cols,
                                   uint32_t box_rows, uint32_t box_cols, tma_swizzle swizzle);
 
@@ -94,13 +110,24 @@ uint32_t tma_box_bytes_bf16(const tma_2d_desc *d);
 /* 32, 64 or 128 for the swizzled modes; 0 for TMA_SWIZZLE_NONE or unknown. */
 uint32_t tma_swizzle_span_bytes(tma_swizzle s);
 
+/* 0, 64, 128 or 256 for the promotion values; 0 for an unknown one too. */
+uint32_t tma_l2_promotion_bytes(tma_l2_promotion p);
+
+/* The promotion of `bytes` (0, 64, 128 or 256) in *out: 0 on success, -1 for
+ * any other byte count (*out untouched). */
+int tma_l2_promotion_of_bytes(uint32_t bytes, tma_l2_promotion *out);
+
+/* What tma_2d_bf16_row_major puts in l2_promotion: TMA_L2_PROMOTION_128B
+ * unless tma.c was compiled with -DTMA_L2_PROMOTION=0|64|256. */
+tma_l2_promotion tma_l2_promotion_default(void);
+
 /* The cuda.h parameter rules for a 2-D bf16 tiled map, checked in C.
  * Returns TMA_OK, or a TMA_ERR_* code with a message naming the rule and the
  * offending value in msg (msg may be NULL). */
 int tma_check_2d_bf16(const tma_2d_desc *d, char *msg, size_t len);
 
 /* tma_check_2d_bf16, then cuTensorMapEncodeTiled with zero fill for
- * out-of-bounds elements and 128-byte L2 promotion.  `map` must be 64-byte
+ * out-of-bounds elements and the descriptor's L2 promotion.  `map` must be 64-byte
  * aligned (a CUtensorMap variable is 128-aligned by its type; a heap copy
  * needs aligned_alloc).  Needs the CUDA driver; the checks do not. */
 int tma_encode_2d_bf16(CUtensorMap *map, const tma_2d_desc *d, char *msg, size_t len);

@@ -191,6 +191,48 @@ START_TEST(test_tma_helpers)
 }
 END_TEST
 
+START_TEST(test_tma_l2_promotion)
+{
+    /* The course's maps: 128-byte promotion, unless this build overrides it
+     * (make CC_EXTRA=-DTMA_L2_PROMOTION=..., which reaches this file too). */
+#ifndef TMA_L2_PROMOTION
+    ck_assert_int_eq(tma_l2_promotion_default(), TMA_L2_PROMOTION_128B);
+#else
+    ck_assert_uint_eq(tma_l2_promotion_bytes(tma_l2_promotion_default()), TMA_L2_PROMOTION);
+#endif
+    tma_2d_desc a = valid_a();
+    ck_assert_int_eq(a.l2_promotion, tma_l2_promotion_default());
+
+    /* Our enum follows the driver's numbering (tma.c passes it on as is). */
+    ck_assert_int_eq(TMA_L2_PROMOTION_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE);
+    ck_assert_int_eq(TMA_L2_PROMOTION_64B, CU_TENSOR_MAP_L2_PROMOTION_L2_64B);
+    ck_assert_int_eq(TMA_L2_PROMOTION_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
+    ck_assert_int_eq(TMA_L2_PROMOTION_256B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+
+    /* Bytes both ways: 0 is NONE; anything else but 64/128/256 is refused. */
+    static const uint32_t bytes[] = {0, 64, 128, 256};
+    for (unsigned i = 0; i < sizeof bytes / sizeof bytes[0]; ++i) {
+        tma_l2_promotion p = (tma_l2_promotion)99;
+        ck_assert_int_eq(tma_l2_promotion_of_bytes(bytes[i], &p), 0);
+        ck_assert_int_eq(p, (tma_l2_promotion)i);
+        ck_assert_uint_eq(tma_l2_promotion_bytes(p), bytes[i]);
+    }
+    tma_l2_promotion p = TMA_L2_PROMOTION_64B;
+    ck_assert_int_eq(tma_l2_promotion_of_bytes(32, &p), -1);
+    ck_assert_int_eq(tma_l2_promotion_of_bytes(512, &p), -1);
+    ck_assert_int_eq(p, TMA_L2_PROMOTION_64B);   /* untouched on refusal */
+    ck_assert_uint_eq(tma_l2_promotion_bytes((tma_l2_promotion)4), 0);
+
+    /* Every value is a valid map; a value outside the enum is refused. */
+    for (int v = TMA_L2_PROMOTION_NONE; v <= TMA_L2_PROMOTION_256B; ++v) {
+        a.l2_promotion = (tma_l2_promotion)v;
+        ck_assert_int_eq(tma_check_2d_bf16(&a, NULL, 0), TMA_OK);
+    }
+    a.l2_promotion = (tma_l2_promotion)4;
+    expect_refusal(&a, TMA_ERR_L2_PROMOTION, "L2 promotion 4", "NONE, 64B, 128B, 256B");
+}
+END_TEST
+
 START_TEST(test_tma_encode_checks_before_driver)
 {
     /* Refusals that must come back without any CUDA call, so also here. */
@@ -224,6 +266,7 @@ Suite *tma_suite(void)
     tcase_add_test(tma, test_tma_box_inner_refused);
     tcase_add_test(tma, test_tma_swizzle_span_refused);
     tcase_add_test(tma, test_tma_helpers);
+    tcase_add_test(tma, test_tma_l2_promotion);
     tcase_add_test(tma, test_tma_encode_checks_before_driver);
     suite_add_tcase(s, tma);
     return s;
