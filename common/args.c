@@ -433,7 +433,7 @@ void args_usage(const char *prog, const args_limits *lim, const char *summary)
             printf("  --mode M      dp: whole tiles per CTA; sk: stream-K (the partial wave and one full wave\n"
                    "                split evenly in k-tiles); auto (default): sk where the model predicts a gain\n");
         if (lim->has_menu)
-            printf("  --config C    run configuration C of the menu (the first line of the output lists them);\n"
+            printf("  --config C    run configuration C of the menu (the first line of --help lists them);\n"
                    "                default: the tuning cache's choice for this shape, else the model's\n"
                    "  --explain     print the model's reasons: waves, last-wave fill, bytes per MAC and\n"
                    "                predicted time of every candidate\n"

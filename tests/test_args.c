@@ -10,9 +10,9 @@
 
 /* ---- args ------------------------------------------------------------------ */
 
-static const args_limits stream_lim = {WORKLOAD_STREAM, 1, 8, 4, 0, 0, 0, 0};
-static const args_limits onesl_lim = {WORKLOAD_STREAM, 1, 1, 1, 0, 0, 0, 0};
-static const args_limits gemm_lim = {WORKLOAD_GEMM, 2, 6, 4, 0, 0, 0, 0};
+static const args_limits stream_lim = {WORKLOAD_STREAM, 1, 8, 4, 0, 0, 0, 0, 0};
+static const args_limits onesl_lim = {WORKLOAD_STREAM, 1, 1, 1, 0, 0, 0, 0, 0};
+static const args_limits gemm_lim = {WORKLOAD_GEMM, 2, 6, 4, 0, 0, 0, 0, 0};
 
 START_TEST(test_args_defaults_and_values)
 {

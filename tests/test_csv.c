@@ -32,7 +32,7 @@ START_TEST(test_csv_schema)
 
     csv_row g = {"05", "128x256x64", 4096, 4096, 4096, -1, -1, 4, 0.21, 654.3, 480.0, "cublas",
                  780.1, 0.8387, 3.1e-3, "NVIDIA H100, 80GB", 1755, "runtime 13.0 driver 13.0", "abc123",
-                 "2026-11-21T00:00:00Z", "cutlass", 8, 2, "", 3, "fair", "forced"};
+                 "2026-11-21T00:00:00Z", "cutlass", 8, 2, "", 3, "fair", "forced", NULL};
     csv_row s = {"03", "default", -1, -1, -1, 1 << 26, 16, 4, 0.2, NAN, 2700.0, "d2d_copy", 3000.0,
                  0.9, 0.0, "NVIDIA H100", NAN, "runtime 13.0 driver 13.0", "abc123", "2026-11-21T00:00:00Z",
                  NULL, 0, 0, NULL, 0, NULL, NULL, NULL};
@@ -50,12 +50,12 @@ START_TEST(test_csv_schema)
     ck_assert_int_eq(count_fields(line), CSV_COLUMNS);
     ck_assert_ptr_nonnull(strstr(line, "05,128x256x64,4096,4096,4096,,,4,0.210000,654.30,480.0,cublas,780.10,0.8387,"));
     ck_assert_ptr_nonnull(strstr(line, "NVIDIA H100; 80GB"));
-    ck_assert_ptr_nonnull(strstr(line, ",2026-11-21T00:00:00Z,cutlass,8,2,,3,fair,forced\n"));   /* the run's columns */   /* comma in a text field neutralized */
+    ck_assert_ptr_nonnull(strstr(line, ",2026-11-21T00:00:00Z,cutlass,8,2,,3,fair,forced,\n"));   /* the run's columns */   /* comma in a text field neutralized */
     ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
     ck_assert_int_eq(count_fields(line), CSV_COLUMNS);
     ck_assert_ptr_nonnull(strstr(line, "03,default,,,,67108864,16,4,0.200000,,2700.0,d2d_copy,3000.00,0.9000,"));
     ck_assert_ptr_nonnull(strstr(line, ",NVIDIA H100,,runtime"));  /* NaN clock -> empty field */
-    ck_assert_ptr_nonnull(strstr(line, ",2026-11-21T00:00:00Z,,,,,,,\n"));   /* zeroed run columns: empty */
+    ck_assert_ptr_nonnull(strstr(line, ",2026-11-21T00:00:00Z,,,,,,,,\n"));   /* zeroed run columns: empty */
     ck_assert_ptr_null(fgets(line, sizeof line, f));                 /* header written once */
     fclose(f);
     unlink(path);

@@ -578,8 +578,8 @@ static int add_loop(TCase *tc, const TTest *fn, int lo, int hi)
  * then the chooser's (CK_RUN_CASE=autotune). */
 static int autotune_tests(Suite *s, int count_only)
 {
-    static const TTest *const per_config[NUM_AT_CONFIGS] = {test_autotune_64x128, test_autotune_128x128,
-                                                           test_autotune_128x192};
+    const TTest *const per_config[NUM_AT_CONFIGS] = {test_autotune_64x128, test_autotune_128x128,
+                                                    test_autotune_128x192};
     const int cases = NUM_GEMM_CASES + NUM_PERSISTENT_CASES + NUM_SK_AUTO_CASES;
     int n = 0;
     for (int c = 0; c < NUM_AT_CONFIGS; ++c) {
