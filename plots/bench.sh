@@ -90,7 +90,7 @@ GROUPS_07=${BENCH_GROUPS_07-"1 16"}
 # streams (its split) and at the 1024 x 1024 x K shapes of exercise 2
 MODES_SHAPES=${BENCH_MODES_SHAPES-"1024x1024x14336 1024x1024x2048 1024x1024x4096 1536x1536x8192"}
 MODES_09=${BENCH_MODES_09-"dp sk"}
-GEMM_STEPS="04 05 06 07 08 09"
+GEMM_STEPS="04 05 06 07 08 09 10"
 PEERS=${BENCH_PEERS-1}
 # -----------------------------------------------------------------------------
 
@@ -110,6 +110,7 @@ bin_name() {
     07) echo step07_pingpong ;;
     08) echo step08_cluster_multicast ;;
     09) echo step09_stream_k ;;
+    10) echo step10_autotune ;;
     c??) echo "peers/cutlass_step${1#c}" ;;
     esac
 }
@@ -222,6 +223,8 @@ run() {
     [ "$NO_DEVICE" = 1 ] && return 0
     case " $SKIPPED " in *" $step "*) return 0 ;; esac
     bin=$BUILD_DIR/$(bin_name "$step")
+    # step 10 chooses by its model, never by a tuning cache left on this machine
+    [ "$step" = 10 ] && set -- "$@" --no-cache
     target=${CSV:-$PENDING}
     NRUN=$((NRUN + 1))
     I=$((I + 1))

@@ -9,31 +9,37 @@
  *
  * The model, per candidate (configuration c, plan p), in microseconds:
  *
- *   t = T0 + busiest x t_ktile(c) x solo + t_store(c)
+ *   t = T0 + max(busiest x t_ktile x sk x power,  DRAM floor)
  *
  *   busiest    the busiest cluster's k-tile count: step 09's plan model
  *              (sk_plan_time: whole tiles per wave, or the streamed share
  *              plus its fixups), over the cluster tiles of c's tile
- *   t_ktile    one k-tile of one tile (2 x BM x BN x 64 FLOPs) on one SM,
- *              the larger of what the tensor cores need at this tile
- *              (fitted per tile shape: CHOOSER_KT_US_*) and what the L2 can
- *              feed when every busy SM asks at once: (BM/2 + BN) x 128 bytes
- *              per k-tile per CTA (A is multicast in the pair) over
- *              CHOOSER_L2_GBS, times CHOOSER_MISALIGNED_PCT when K % 64 != 0
- *              (rows that do not start on 128 bytes cost more L2 requests:
- *              docs/hopper_ptx.md)
- *   solo       CHOOSER_SOLO_PCT when the busiest CTA has one tile only: its
- *              second consumer warpgroup has nothing to do, so nothing
- *              hides the first one's waits (pingpong needs two tiles)
- *   t_store    the last tile's epilogue, which no mainloop hides:
- *              BM x BN x 2 bytes at CHOOSER_STORE_GBS per SM
+ *   t_ktile    one k-tile of one tile (2 x BM x BN x 64 FLOPs) on one SM:
+ *              the larger of what the tensor cores take at this tile
+ *              (fitted per tile: CHOOSER_KT_US_*) and what the L2 can feed
+ *              when every busy CTA asks at once, (BM/2 + BN) x 128 bytes per
+ *              k-tile per CTA (A is multicast in the pair) over
+ *              CHOOSER_L2_GBS, times CHOOSER_MISALIGNED when K % 64 != 0
+ *              (rows that do not start on a 128-byte line cost the L2 more
+ *              requests: docs/hopper_ptx.md): bytes per multiply-add matter
+ *              there, which is why an odd K favours wider tiles
+ *   sk         CHOOSER_SK_SCATTER for the textbook stream-K plan, whose
+ *              units start at many k-offsets (step 09's NOTES: the L2 then
+ *              holds whole panels); 1 for dp and auto's plan
+ *   power      1 + CHOOSER_POWER x min(1, FLOPs / CHOOSER_POWER_GFLOP): a
+ *              GPU at its power cap clocks lower, and a long, heavy GEMM
+ *              gets there (a 1024 x 1024 x 14336 ran its k-tiles ~25%
+ *              faster than 8192^3 with the same tile: NOTES.md)
+ *   DRAM       A and B once (re-read once per wave when the panels a wave
+ *              touches exceed the L2) and D once, at the device's memory
+ *              bandwidth
  *
- * and never less than T0 plus the DRAM floor: A and B once (re-read once per
- * wave when the panels a wave touches exceed the L2) and D, at the device's
- * memory bandwidth.  The SM count (units), the L2 size and the memory
- * bandwidth are read from the device (kernel.cu), so an H200 gets its own
- * answers; the constants below were fitted on the H100 (NOTES.md, "The
- * model"), never at a held-out shape (heldout_shapes.txt). */
+ * The SM count (clusters), the L2 size and the memory bandwidth are read
+ * from the device (kernel.cu), so an H200 gets its own answers.  Nine
+ * constants, fitted on the H100 to the times --tune measured for every
+ * candidate at the shapes of chooser_fit.txt (least squares on log time,
+ * experiments/fit_chooser.py; NOTES.md, "The model"); the held-out shapes
+ * (heldout_shapes.txt) were never part of the fit. */
 #ifndef STEP10_CHOOSER_H
 #define STEP10_CHOOSER_H
 
@@ -43,17 +49,17 @@
 
 #include "stream_k_schedule.h"
 
-/* ---- the fitted constants (NOTES.md, "The model": how each was fitted) ---- */
-#define CHOOSER_T0_US 5.0              /* launch, pipeline fill, the last wait */
-#define CHOOSER_SOLO_PCT 130           /* a lone warpgroup's k-tile, against pingpong's */
-#define CHOOSER_L2_GBS 9000.0          /* L2 -> SM bytes per us, all SMs together (GB/s) */
-#define CHOOSER_MISALIGNED_PCT 180     /* L2 cost of a k-tile when K % 64 != 0 */
-#define CHOOSER_STORE_GBS 100.0        /* one SM's epilogue, bytes of D per us (GB/s) */
-/* Tensor-core time of one k-tile (BM x BN x 64) per tile shape, us, on an
- * H100 under load: 2 x 128 x 128 x 64 FLOPs at ~7 TFLOP/s per SM is ~0.3 us. */
-#define CHOOSER_KT_US_64x128 0.17
-#define CHOOSER_KT_US_128x128 0.31
-#define CHOOSER_KT_US_128x192 0.46
+/* ---- the fitted constants (experiments/fit_chooser.py; NOTES.md, "The model") */
+#define CHOOSER_T0_US 7.77             /* launch, pipeline fill, the last tile's epilogue */
+#define CHOOSER_L2_GBS 13354.0         /* L2 -> SM bytes per us, all SMs together (GB/s) */
+#define CHOOSER_MISALIGNED 1.541       /* L2 cost of a k-tile when K % 64 != 0 */
+#define CHOOSER_SK_SCATTER 1.188       /* textbook stream-K's k-tile, against a whole tile's */
+#define CHOOSER_POWER 0.270            /* k-tile time lost at the power cap ... */
+#define CHOOSER_POWER_GFLOP 60.09      /* ... reached at this many GFLOPs and above */
+/* Tensor-core time of one k-tile (BM x BN x 64) per tile, us, at boost clock. */
+#define CHOOSER_KT_US_64x128 0.1918
+#define CHOOSER_KT_US_128x128 0.2725
+#define CHOOSER_KT_US_128x192 0.4062
 
 #define CHOOSER_MAX_CANDIDATES 16
 #define CHOOSER_BK 64                  /* k-tile: 64 bf16, one 128-byte row */
@@ -81,7 +87,7 @@ typedef struct {
     double last_wave_fill;       /* busy clusters in the last wave / clusters */
     double bytes_per_mac;        /* L2 -> SM bytes per multiply-add: (BM/2 + BN) x 2 / (BM x BN) */
     long long busiest_kt;        /* the busiest cluster's k-tile times */
-    int solo;                    /* 1: one tile per CTA, no pingpong partner */
+    double power;                /* the power-cap factor on the k-tile time */
     double kt_us, t_mma_us, t_dram_us, t_us;   /* k-tile time; mainloop; DRAM floor; total */
 } chooser_estimate;
 
@@ -128,15 +134,16 @@ SCHED_FN chooser_estimate chooser_estimate_of(int M, int N, int K, const chooser
     e.last_wave_fill = rem ? (double)rem / d->clusters : 1.0;
     e.bytes_per_mac = (c->bm / 2.0 + c->bn) * 2.0 / ((double)c->bm * c->bn);
     e.busiest_kt = sk_plan_time(&e.plan);
-    /* one tile per CTA: a whole-tile plan with at most one wave, or a streamed
-     * plan whose units take one piece each */
-    e.solo = e.cluster_tiles <= d->clusters;
-    const int busy_ctas = (e.plan.units < d->clusters ? e.plan.units : d->clusters) * CHOOSER_CLUSTER;
-    const double l2_kt_us = busy_ctas * (c->bm / 2.0 + c->bn) * 128.0 / (CHOOSER_L2_GBS * 1e3) *
-                            (K % CHOOSER_BK ? CHOOSER_MISALIGNED_PCT / 100.0 : 1.0);
+    /* every CTA of a streamed plan is busy; a whole-tile plan's, up to the tiles */
+    const int busy = (e.plan.sk_tiles || e.cluster_tiles > d->clusters ? d->clusters : e.cluster_tiles) *
+                     CHOOSER_CLUSTER;
+    const double l2_kt_us = busy * (c->bm / 2.0 + c->bn) * 128.0 / (CHOOSER_L2_GBS * 1e3) *
+                            (K % CHOOSER_BK ? CHOOSER_MISALIGNED : 1.0);
+    const double gflop = 2.0 * M * (double)N * K / 1e9;
+    e.power = 1.0 + CHOOSER_POWER * (gflop < CHOOSER_POWER_GFLOP ? gflop / CHOOSER_POWER_GFLOP : 1.0);
     e.kt_us = c->kt_us > l2_kt_us ? c->kt_us : l2_kt_us;
-    e.t_mma_us = e.busiest_kt * e.kt_us * (e.solo ? CHOOSER_SOLO_PCT / 100.0 : 1.0) +
-                 (double)c->bm * c->bn * 2.0 / (CHOOSER_STORE_GBS * 1e3);
+    e.t_mma_us = e.busiest_kt * e.kt_us * e.power *
+                 (mode == SK_MODE_SK && e.plan.sk_tiles ? CHOOSER_SK_SCATTER : 1.0);
     e.t_dram_us = chooser_dram_us(M, N, K, c, d, e.waves);
     e.t_us = CHOOSER_T0_US + (e.t_mma_us > e.t_dram_us ? e.t_mma_us : e.t_dram_us);
     return e;
@@ -171,12 +178,16 @@ SCHED_FN int chooser_candidates(int M, int N, int K, const chooser_config *menu,
     return n;
 }
 
-/* The fastest predicted candidate (the first of equals). */
+/* The fastest predicted candidate.  Within 1% the model cannot tell two
+ * apart; it then takes the one with fewer L2 bytes per multiply-add, the
+ * resource its misses have in common (NOTES.md). */
 SCHED_FN int chooser_pick(const chooser_estimate *e, int n)
 {
     int best = 0;
-    for (int i = 1; i < n; ++i)
-        if (e[i].t_us < e[best].t_us) best = i;
+    for (int i = 1; i < n; ++i) {
+        const int close = e[i].t_us < 1.01 * e[best].t_us && e[best].t_us < 1.01 * e[i].t_us;
+        if (close ? e[i].bytes_per_mac < e[best].bytes_per_mac : e[i].t_us < e[best].t_us) best = i;
+    }
     return best;
 }
 

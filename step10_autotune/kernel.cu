@@ -938,12 +938,12 @@ static int menu_candidates(const gemm_operands *op)
 static void menu_explain(const chooser_estimate *e, int n, int pick)
 {
     printf("explain: %-16s %6s %6s %5s %6s %8s %5s %8s %8s %8s\n", "candidate", "tiles", "waves", "fill",
-           "B/MAC", "busiest", "solo", "kt us", "DRAM us", "pred us");
+           "B/MAC", "busiest", "power", "kt us", "DRAM us", "pred us");
     for (int i = 0; i < n; ++i)
-        printf("explain: %7s/%-8s %6d %6.2f %5.2f %6.4f %8lld %5s %8.3f %8.1f %8.1f%s\n",
+        printf("explain: %7s/%-8s %6d %6.2f %5.2f %6.4f %8lld %5.2f %8.3f %8.1f %8.1f%s\n",
                MENU[e[i].config].c.name, chooser_plan_name(&e[i]), e[i].tiles, e[i].waves,
-               e[i].last_wave_fill, e[i].bytes_per_mac, e[i].busiest_kt, e[i].solo ? "yes" : "no",
-               e[i].kt_us, e[i].t_dram_us, e[i].t_us, i == pick ? "  <- the model's choice" : "");
+               e[i].last_wave_fill, e[i].bytes_per_mac, e[i].busiest_kt, e[i].power, e[i].kt_us,
+               e[i].t_dram_us, e[i].t_us, i == pick ? "  <- the model's choice" : "");
 }
 
 static void menu_cache_key(const gemm_operands *op, char *key, size_t len)

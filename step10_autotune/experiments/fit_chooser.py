@@ -1,0 +1,65 @@
+# fit_chooser.py — which constants make chooser.h's model predict what --tune
+# measured?  Reads the tune logs of tune_sweep.sh (logs/tune_fit: the fit's
+# shapes; logs/tune_heldout: the held-out ones, used ONLY to judge), fits the
+# nine constants by least squares on log time (a random-walk search: no
+# numpy here), and prints at how many shapes the model's pick is within 3%
+# of the best measured candidate.  python3 fit_chooser.py [LOGS_DIR]
+import json, math, random, re, glob, sys, os
+LOGS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), 'logs')
+rows = []
+for d, name in (('fit', 'tune_fit'), ('held', 'tune_heldout')):
+    for f in sorted(glob.glob(os.path.join(LOGS, name, 'tune_*.log'))):
+        shape = list(map(int, re.search(r'tune_(\d+)x(\d+)x(\d+)', f).groups()))
+        ex, tu = {}, {}
+        for line in open(f):
+            m = re.match(r'explain:\s+(\S+)/(\S+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(\d+)\s+(\S+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)', line)
+            if m:
+                ex[m.group(1) + '/' + m.group(2)] = dict(busiest=int(m.group(7)), dram=float(m.group(10)))
+            m = re.match(r'tune: (\S+)\s+([\d.]+) ms \| cuBLAS ([\d.]+) ms \| ratio ([\d.]+)', line)
+            if m:
+                tu[m.group(1)] = dict(ms=float(m.group(2)), ratio=float(m.group(4)))
+        for k in tu:
+            r = dict(set=d, shape=shape, cand=k, **tu[k]); r.update(ex.get(k, {})); rows.append(r)
+cfg={'64x128':(64,128),'128x128':(128,128),'128x192':(128,192)}
+def ceil(a,b): return -(-a//b)
+def feats(r):
+    M,N,K=r['shape']; c,p=r['cand'].split('/'); bm,bn=cfg[c]
+    tm=ceil(M,bm); tn=ceil(N,bn); ct=tm*ceil(tn,2)
+    busy=min(ct,66)*2 if p=='dp' else 132
+    return dict(shape=(M,N,K),c=c,p=p,bm=bm,bn=bn,busy=busy,busiest=r['busiest'],dram=r['dram'],mis=(K%64!=0),K=K,ct=ct)
+def model(th,f):
+    T0,k64,k128,k192,l2bw,skf,mis,pw,f0=th
+    kt={'64x128':k64,'128x128':k128,'128x192':k192}[f['c']]
+    l2=f['busy']*(f['bm']/2+f['bn'])*128/(l2bw*1e3)*(mis if f['mis'] else 1)
+    M,N,K=f['shape']; F=2.0*M*N*K/1e9
+    t=f['busiest']*max(kt,l2)*(skf if f['p']=='sk' else 1)*(1+pw*min(1.0,F/f0))
+    return T0+max(t,f['dram'])
+fit=[(feats(r),r['ms']*1000) for r in rows if r['set']=='fit']
+held=[(feats(r),r['ms']*1000) for r in rows if r['set']=='held']
+def loss(th,data): return sum((math.log(model(th,f))-math.log(t))**2 for f,t in data)
+th=[5.0,0.2,0.3,0.45,9000.0,1.3,1.8,0.25,100.0]
+random.seed(1)
+best=loss(th,fit)
+for it in range(20000):
+    cand=[x*math.exp(random.gauss(0,0.05)*(1 if it<10000 else 0.3)) for x in th]
+    l=loss(cand,fit)
+    if l<best: best,th=l,cand
+print('theta',[round(x,4) for x in th],'loss',best)
+def picks(data,th):
+    from collections import defaultdict
+    by=defaultdict(list)
+    for f,t in data: by[(f['K'],f['ct'] if False else 0, id(0))]
+    return
+def evaluate(setname,th):
+    from collections import defaultdict
+    by=defaultdict(list)
+    for r in rows:
+        if r['set']!=setname: continue
+        by[tuple(r['shape'])].append(r)
+    ok=0; out=[]
+    for sh,rs in sorted(by.items()):
+        best=min(rs,key=lambda r:r['ms']); pick=min(rs,key=lambda r:model(th,feats(r)))
+        q=best['ms']/pick['ms']; ok+= q>=0.97
+        out.append(f"{sh} best {best['cand']} model {pick['cand']} {q:.3f}")
+    print(setname, ok,'/',len(by)); print('\n'.join(o for o in out if float(o.split()[-1])<0.97))
+evaluate('fit',th); evaluate('held',th)
