@@ -249,7 +249,12 @@ diff:
 	@a=$$(diff $(prev_dir)/kernel.cu $(step_dir)/kernel.cu | grep -c '^>'); \
 	r=$$(diff $(prev_dir)/kernel.cu $(step_dir)/kernel.cu | grep -c '^<'); \
 	echo "# $(prev_dir) -> $(step_dir): $$((a + r)) lines of kernel.cu changed (+$$a -$$r)"; \
-	diff -u $(prev_dir)/kernel.cu $(step_dir)/kernel.cu; [ $$? -le 1 ]
+	diff -u $(prev_dir)/kernel.cu $(step_dir)/kernel.cu; [ $$? -le 1 ] || exit 2; \
+	for h in $(wildcard $(step_dir)/*.h); do \
+	  [ -f "$(prev_dir)/$${h##*/}" ] && o="$(prev_dir)/$${h##*/}" || o=/dev/null; \
+	  echo "# and the step's header $$h: $$(diff $$o $$h | grep -c '^[<>]') lines changed"; \
+	  diff -u $$o $$h; [ $$? -le 1 ] || exit 2; \
+	done
 
 # The same count for every pair of neighbouring steps (a pair is skipped when
 # either folder is missing).

@@ -8,7 +8,9 @@
 #             single run of a sweep point
 #   chooser   who chose the configuration: default (the step itself, e.g.
 #             step 09's auto mode) or forced (a flag overrode its choice,
-#             e.g. --mode dp); empty on rows older than the column
+#             e.g. --mode dp); step 10: model (its chooser: a headline
+#             like default), cache, tune, forced (comparisons); empty on
+#             rows older than the column
 # A headline row is a repeated run the step chose itself: repeat set and
 # chooser default (or empty).  A forced run is a comparison, never a
 # headline, whatever its repeat says: it goes to the step's table of other
@@ -31,7 +33,7 @@ FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 {
     impl = f("impl"); if (impl == "") impl = "course"
     ch = f("chooser"); rset = f("repeat") != ""
-    head = rset && (ch == "" || ch == "default")
+    head = rset && (ch == "" || ch == "default" || ch == "model")
     key = impl SUBSEP f("step") SUBSEP f("m") SUBSEP f("n") SUBSEP f("k") SUBSEP f("n_elems") SUBSEP \
           f("work") SUBSEP f("stages") SUBSEP f("group") SUBSEP f("cluster") SUBSEP head SUBSEP f("mode") SUBSEP ch
     if (!(key in cfg)) { cfg[key] = ++ncfg; K[ncfg] = key }
