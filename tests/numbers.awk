@@ -35,7 +35,7 @@ function csvrow(line,    n, i, f) {
     rfile[nrows] = FILENAME
     for (i = 1; i <= n; i++) cell[nrows, col[i]] = f[i]
 }
-function flush_block(    t, p, q, rest, m, num, kind, after, pre, u, unit, i, ev, c, k) {
+function flush_block(    st, t, p, q, rest, m, num, kind, after, pre, u, unit, i, ev, c, k) {
     if (btext == "") return
     t = btext
     nev = 0
@@ -44,10 +44,13 @@ function flush_block(    t, p, q, rest, m, num, kind, after, pre, u, unit, i, ev
     # -- so find citations first, on the text as written.
     rest = t; p = 0
     while (match(rest, /(log|logs|code|CSV|table): +/)) {
-        ev_pos[++nev] = p + RSTART; ev_kind[nev] = "cite"
-        q = substr(rest, RSTART)
-        ev_text[nev] = cite_text(q)
-        p += RSTART + length(ev_text[nev]) - 1
+        st = RSTART
+        p += st - 1
+        rest = substr(t, p + 1)
+        if (in_code(t, p + 1)) { p += RLENGTH; rest = substr(t, p + 1); continue }
+        ev_pos[++nev] = p + 1; ev_kind[nev] = "cite"
+        ev_text[nev] = cite_text(rest)
+        p += length(ev_text[nev])
         rest = substr(t, p + 1)
     }
     # blank out citations and inline code, keeping the positions
@@ -102,6 +105,8 @@ function flush_block(    t, p, q, rest, m, num, kind, after, pre, u, unit, i, ev
     btext = ""; nlines = 0
 }
 function exists(f,    r, d) { r = (getline d < f); close(f); return r >= 0 }
+# is position pos of t inside an inline code span (an odd number of backticks before it)?
+function in_code(t, pos,    pre, n) { pre = substr(t, 1, pos - 1); n = gsub(/`/, "", pre); return n % 2 }
 function blanks(n,    s) { s = ""; while (n-- > 0) s = s " "; return s }
 function line_of(pos,    i) {
     for (i = nlines; i > 1; i--) if (lstart[i] <= pos) return lno[i]
