@@ -71,7 +71,7 @@ function flush_block(    st, t, p, q, rest, m, num, kind, after, pre, u, unit, i
         }
         # the unit: after the number, or after the range it starts
         u = after
-        if (match(u, /^ *(-|–|—| to | and ) *[0-9]+(\.[0-9]+)?/)) u = substr(u, RLENGTH + 1)
+        if (match(u, /^ *(-|–|—) *[0-9]+(\.[0-9]+)?/)) u = substr(u, RLENGTH + 1)
         kind = ""
         if (u ~ /^ ?(ms|us|µs|ns)([^A-Za-z0-9]|$)/) kind = "time"
         else if (u ~ /^ ?(TFLOP\/s|GB\/s|TB\/s)/) kind = "rate"
