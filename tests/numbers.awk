@@ -115,7 +115,7 @@ function line_of(pos,    i) {
 # the citation at the start of q: "log: a, b" (paths), "CSV: ... " or "table: KEY"
 function cite_text(q,    r) {
     if (q ~ /^(logs?|code): /) {
-        if (match(q, /^(logs?|code): +`?[A-Za-z0-9_.\/-]+`?((, +| +and +)`?[A-Za-z0-9_.\/-]+`?)*/)) return substr(q, 1, RLENGTH)
+        if (match(q, /^(logs?|code): +`?[A-Za-z0-9_-]*[.\/][A-Za-z0-9_.\/-]*`?((, +| +and +)`?[A-Za-z0-9_-]*[.\/][A-Za-z0-9_.\/-]*`?)*/)) return substr(q, 1, RLENGTH)
         return substr(q, 1, index(q, ":"))
     }
     if (q ~ /^table: /) { match(q, /^table: +`?[A-Za-z0-9_]+`?/); return substr(q, 1, RLENGTH) }
