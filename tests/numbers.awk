@@ -23,6 +23,8 @@
 #                           variant (optional), git_rev and columns; H100 or
 #                           H200 as a field picks the file; the shape may be
 #                           "n N" for the streaming steps
+#   spec: DOCUMENT          a hardware figure from the vendor's document
+#                           (named, not checked: not a measurement)
 #   table: KEY              the block <!-- BEGIN results KEY --> of this file
 #                           (or of README.md), and each figure it covers
 #                           appears in that block as written
@@ -43,7 +45,7 @@ function flush_block(    st, t, p, q, rest, m, num, kind, after, pre, u, unit, i
     # a backticked path inside a citation (handled by the citation parser)
     # -- so find citations first, on the text as written.
     rest = t; p = 0
-    while (match(rest, /(log|logs|code|CSV|table): +/)) {
+    while (match(rest, /(log|logs|code|CSV|table|spec): +/)) {
         st = RSTART
         p += st - 1
         rest = substr(t, p + 1)
@@ -76,7 +78,7 @@ function flush_block(    st, t, p, q, rest, m, num, kind, after, pre, u, unit, i
         if (u ~ /^ ?(ms|us|µs|ns)([^A-Za-z0-9]|$)/) kind = "time"
         else if (u ~ /^ ?(TFLOP\/s|GB\/s|TB\/s)/) kind = "rate"
         else if (num ~ /\./ && after ~ /^(x|×)([^A-Za-z0-9]|$)/) kind = "ratio"
-        else if (num ~ /^[0-9]\.[0-9][0-9]+$/ && u !~ /^ ?(%|M|[kMGT]Hz|[kKMGT]i?B|B|W|s|bytes?)([^A-Za-z0-9]|$)/) kind = "ratio"
+        else if (num ~ /^[0-9]\.[0-9][0-9]+$/ && u !~ /^ ?(%|M|[kMGT]Hz|[kKMGT]i?B|B|W|s|bytes?|[kMGTP]?FLOP)([^A-Za-z0-9\/]|$)/) kind = "ratio"
         if (kind == "") continue
         ev_pos[++nev] = p - length(num) + 1; ev_kind[nev] = kind; ev_text[nev] = num
     }
@@ -118,6 +120,7 @@ function cite_text(q,    r) {
         if (match(q, /^(logs?|code): +`?[A-Za-z0-9_-]*[.\/][A-Za-z0-9_.\/-]*`?((, +| +and +)`?[A-Za-z0-9_-]*[.\/][A-Za-z0-9_.\/-]*`?)*/)) return substr(q, 1, RLENGTH)
         return substr(q, 1, index(q, ":"))
     }
+    if (q ~ /^spec: /) { match(q, /^spec: +[^);]*/); return substr(q, 1, RLENGTH) }
     if (q ~ /^table: /) { match(q, /^table: +`?[A-Za-z0-9_]+`?/); return substr(q, 1, RLENGTH) }
     r = q
     if (match(r, /[);]/)) r = substr(r, 1, RSTART - 1)
@@ -137,6 +140,7 @@ function check_cite(c,    d, kind, body, n, f, i, s, bad, k) {
         return "ok"
     }
     if (kind == "table") return check_table(trim(body))
+    if (kind == "spec") return (trim(body) == "" ? "no document named after spec:" : "ok")
     return check_csv(body)
 }
 # every pending figure must appear, as written, in the block
