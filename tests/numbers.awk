@@ -14,10 +14,12 @@
 # Not figures: a number glued to a letter, _ . or / before it (sm_90, v1.2),
 # a dotted version (4.2.0.0), integers without those units (4096, 227 KiB),
 # a decimal with one digit after the point (13.0, 1.4 GHz) or with another
-# unit (1.98 GHz), 1e-2, percentages.
+# unit (1.98 GHz, 9.24 M, 1.100 TFLOP), 1e-2, percentages.  A range takes the
+# unit of its end ("1.4-1.7 GHz"); "1.31 and 1.45 GHz" is a ratio and a clock.
 # Citations (they cover the uncovered figures before them in the paragraph):
 #   log: PATH[, PATH ...]   each PATH (backticks allowed) an existing file,
 #                           from the repository root
+#   code: PATH              a number the code sets (an existing file)
 #   CSV: stepNN, MxNxK, VARIANT, rev REV[, COLUMN=VALUE ...]   (up to ")" or ";")
 #                           a row of plots/results/*.csv with that step, shape,
 #                           variant (optional), git_rev and columns; H100 or
