@@ -77,7 +77,7 @@ if [ -x "$T/build/step03_staged_pipeline" ]; then echo "targets: make step3 buil
 else echo "targets: make step3 built build/step03_staged_pipeline: FAILED: it is not there"; fail=1; fi
 t "make step03" ok make step03
 t "make step05" ok make step05
-t "make step10 (no such step)" refuse:2:"no such step (steps: 01" make step10
+t "make step11 (no such step)" refuse:2:"no such step (steps: 01" make step11
 smi_calls "make step3 / step03 / step05"
 t "make diff STEP=03" ok make diff STEP=03
 t "make diff STEP=3" ok make diff STEP=3
