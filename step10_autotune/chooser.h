@@ -44,7 +44,6 @@
 #define STEP10_CHOOSER_H
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "stream_k_schedule.h"
@@ -230,9 +229,9 @@ static void chooser_cache_key(char *buf, size_t len, const char *gpu, int sms, c
 enum { CHOOSER_CACHE_MISS = 0, CHOOSER_CACHE_HIT = 1, CHOOSER_CACHE_BAD = 2 };
 
 /* Looks `key` up in `path`; on a hit copies the candidate ("128x128/dp") to
- * `cand`.  A malformed line with this key, or any line that does not parse,
- * is reported in `msg` (CHOOSER_CACHE_BAD) unless a later good line of this
- * key overrides it. */
+ * `cand`.  A line that does not parse is refused: `msg` names the last such
+ * line, and the result is CHOOSER_CACHE_BAD when it carries this key (unless
+ * a later good line of the key overrides it). */
 static int chooser_cache_lookup(const char *path, const char *key, char *cand, size_t cand_len, char *msg,
                                 size_t msg_len)
 {
@@ -248,10 +247,8 @@ static int chooser_cache_lookup(const char *path, const char *key, char *cand, s
         const int got = sscanf(line, "%767s %127s %7s", k, c, extra);
         const int key_match = got >= 1 && strcmp(k, key) == 0;
         if (got != 2 || !strchr(c, '/')) {
-            if (key_match || got != 2) {
-                snprintf(msg, msg_len, "%s:%d: not '<key> <configuration>/<plan>': '%.80s'", path, lineno, line);
-                if (key_match) rc = CHOOSER_CACHE_BAD;
-            }
+            snprintf(msg, msg_len, "%s:%d: not '<key> <configuration>/<plan>': '%.80s'", path, lineno, line);
+            if (key_match) rc = CHOOSER_CACHE_BAD;
             continue;
         }
         if (!key_match) continue;

@@ -181,12 +181,12 @@ static __device__ __forceinline__ void pingpong_pass_turn(int bar, int c)
  * the next tile's k-tiles while the epilogue runs, so it cannot double as
  * the output staging area the way it could in a one-tile-per-CTA kernel. */
 #define SMEM_CONFIG {A_STAGE_BYTES, B_STAGE_BYTES, EPI_BYTES}   /* D: 2 x 8 KiB, shared in turns */
-#define H100_SMEM_OPTIN (227 * 1024)
 /* 2: the release runs one k-tile late (wgmma_wait_group(1) below), so one slot
  * is always held by the wgmmas in flight and the producer needs another. */
 #define MIN_STAGES 2
-/* At most 8, step 03's ceiling; with 32 KiB stages and 16 KiB of epilogue
- * buffers the budget decides: 6 (5 with the 40 KiB stages of 128 x 192). */
+/* At most 8, step 03's ceiling (SMEM_LAYOUT_MAX_STAGES); without --stages a
+ * configuration gets the most the device holds (menu_prepare): 6 for
+ * 128 x 128, 5 for 128 x 192's 40 KiB stages, 8 for 64 x 128's 24 KiB. */
 #define STEP_ID "10"                           /* the step's number, in messages too */
 
 static_assert(SMEM_ALIGN == SMEM_LAYOUT_ALIGN, "the layout rounds the base to the swizzle atom");

@@ -94,8 +94,10 @@ START_TEST(test_chooser_cache)
     msg[0] = '\0';
     ck_assert_int_eq(chooser_cache_lookup(path, key, cand, sizeof cand, msg, sizeof msg), CHOOSER_CACHE_BAD);
     ck_assert_ptr_nonnull(strstr(msg, path));
+    /* another key's lookup: a miss, and still a refusal message */
+    msg[0] = '\0';
     ck_assert_int_eq(chooser_cache_lookup(path, other, cand, sizeof cand, msg, sizeof msg), CHOOSER_CACHE_MISS);
-    ck_assert_ptr_nonnull(strstr(msg, ":4:") ? msg : strstr(msg, ":3:"));
+    ck_assert_ptr_nonnull(strstr(msg, ":4:"));   /* the last line that does not parse, by number */
     unlink(path);
 }
 END_TEST

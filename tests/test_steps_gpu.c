@@ -263,12 +263,19 @@ static const char *const sk_auto_cases[] = {
 };
 #define NUM_SK_AUTO_CASES (int)(sizeof sk_auto_cases / sizeof sk_auto_cases[0])
 
+/* Case c of step 09's list (step 10 runs the same): the GEMM cases, the
+ * persistent cases, then the cases where stream-K splits tiles. */
+static const char *sk_case(int c)
+{
+    return c < NUM_GEMM_CASES ? gemm_cases[c]
+         : c < NUM_GEMM_CASES + NUM_PERSISTENT_CASES ? persistent_cases[c - NUM_GEMM_CASES]
+         : sk_auto_cases[c - NUM_GEMM_CASES - NUM_PERSISTENT_CASES];
+}
+
 START_TEST(test_stream_k_modes)
 {
     const int mode = _i / 100, c = _i % 100;
-    const char *shape = c < NUM_GEMM_CASES ? gemm_cases[c]
-                      : c < NUM_GEMM_CASES + NUM_PERSISTENT_CASES ? persistent_cases[c - NUM_GEMM_CASES]
-                      : sk_auto_cases[c - NUM_GEMM_CASES - NUM_PERSISTENT_CASES];
+    const char *shape = sk_case(c);
     char args[320];
     snprintf(args, sizeof args, "%s --mode %s " QUICK, shape, sk_modes[mode]);
     run_expect(SK_BIN, args, 0, 120, "check ok");
@@ -412,18 +419,11 @@ END_TEST
 #define AT_BIN "step10_autotune"
 #define NUM_AT_CONFIGS 3
 static const char *const at_configs[NUM_AT_CONFIGS] = {"64x128", "128x128", "128x192"};
-static const char *at_shape(int c)
-{
-    return c < NUM_GEMM_CASES ? gemm_cases[c]
-         : c < NUM_GEMM_CASES + NUM_PERSISTENT_CASES ? persistent_cases[c - NUM_GEMM_CASES]
-         : sk_auto_cases[c - NUM_GEMM_CASES - NUM_PERSISTENT_CASES];
-}
-
 static void at_run(int config, int i)
 {
     const int mode = i / 100, c = i % 100;
     char args[384];
-    snprintf(args, sizeof args, "%s --config %s --mode %s --no-cache " QUICK, at_shape(c), at_configs[config],
+    snprintf(args, sizeof args, "%s --config %s --mode %s --no-cache " QUICK, sk_case(c), at_configs[config],
              sk_modes[mode]);
     run_expect(AT_BIN, args, 0, 120, "check ok");
 }
@@ -438,7 +438,7 @@ END_TEST
 START_TEST(test_autotune_model)
 {
     char args[384];
-    snprintf(args, sizeof args, "%s --no-cache " QUICK, at_shape(_i));
+    snprintf(args, sizeof args, "%s --no-cache " QUICK, sk_case(_i));
     run_expect(AT_BIN, args, 0, 120, "chosen by model");
 }
 END_TEST
