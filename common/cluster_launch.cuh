@@ -10,7 +10,8 @@
  *     bm x cluster*bn, rastered across the cluster;
  *   - the grid in whole clusters (gemm_persistent_grid with l->cluster);
  *   - P->walk_start = cluster_walk_table(&LAUNCH, op, grid): device memory
- *     that the step's release frees;
+ *     that the step's release frees (step 10 keeps the starts in its
+ *     kernel_params instead: cluster_walk_starts);
  *   - op->report->cluster = the cluster size (the CSV's cluster column). */
 #ifndef COMMON_CLUSTER_LAUNCH_CUH
 #define COMMON_CLUSTER_LAUNCH_CUH
@@ -30,11 +31,12 @@
  * different halves of the L2); a plain launch fills one GPC after another
  * (step08_cluster_multicast/NOTES.md).  The tile scheduler gives consecutive
  * work indices shared panels, so each cluster's walk start should follow
- * the plain launch's order.  cluster_walk_table measures both placements
+ * the plain launch's order.  cluster_walk_starts measures both placements
  * with a probe kernel of the same block size and shared memory (one CTA per
- * SM, as in the GEMM) and returns, in device memory (cudaFree it), the walk
- * start of each of the grid / cluster clusters: the rank of its rank-0 SM
- * in the plain order (cluster_walk_rank, cluster_schedule.h).  Two tiny
+ * SM, as in the GEMM) and fills start[], on the host, with the walk start
+ * of each of the grid / cluster clusters: the rank of its rank-0 SM in the
+ * plain order (cluster_walk_rank, cluster_schedule.h); cluster_walk_table
+ * returns the same in device memory (cudaFree it).  Two tiny
  * launches, once per plan.  Any permutation computes the same product, so
  * a placement that changed between the probe and the GEMM would cost speed,
  * never correctness; with more SMs than the probe handles the table is the
@@ -46,12 +48,13 @@ static __global__ void cluster_probe_sm_of_cta(int *smid)
     if (threadIdx.x == 0) smid[blockIdx.x] = (int)sm_id();
 }
 
-static int *cluster_walk_table(const gemm_launch_desc *l, const gemm_operands *op, int grid)
+static void cluster_walk_starts(const gemm_launch_desc *l, const gemm_operands *op, int grid,
+                                int *start)
 {
     const int threads = l->threads, cluster = l->cluster > 1 ? l->cluster : 1, num_sms = op->num_sms;
     const size_t smem = smem_layout_of(l->smem, op->stages).total;
     static int plain[CLUSTER_PROBE_MAX_SMS], clustered[CLUSTER_PROBE_MAX_SMS];
-    static int pos[CLUSTER_PROBE_MAX_SMS], keys[CLUSTER_PROBE_MAX_SMS], start[CLUSTER_PROBE_MAX_SMS];
+    static int pos[CLUSTER_PROBE_MAX_SMS], keys[CLUSTER_PROBE_MAX_SMS];
     const int clusters = grid / cluster;
     int *d = NULL;
     CUDA_CHECK(cudaMalloc((void **)&d, 2 * CLUSTER_PROBE_MAX_SMS * sizeof(int)));
@@ -80,7 +83,19 @@ static int *cluster_walk_table(const gemm_launch_desc *l, const gemm_operands *o
         }
     }
     for (int c = 0; c < clusters; ++c) start[c] = cluster_walk_rank(keys, clusters, c);
-    CUDA_CHECK(cudaMemcpy(d, start, clusters * sizeof(int), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaFree(d));
+}
+
+/* The same walk starts in device memory (steps 08, 09), which the step's
+ * release frees. */
+static int *cluster_walk_table(const gemm_launch_desc *l, const gemm_operands *op, int grid)
+{
+    static int start[CLUSTER_PROBE_MAX_SMS];
+    int *d = NULL;
+    cluster_walk_starts(l, op, grid, start);
+    CUDA_CHECK(cudaMalloc((void **)&d, (size_t)(grid / (l->cluster > 1 ? l->cluster : 1)) * sizeof(int)));
+    CUDA_CHECK(cudaMemcpy(d, start, (size_t)(grid / (l->cluster > 1 ? l->cluster : 1)) * sizeof(int),
+                          cudaMemcpyHostToDevice));
     return d;
 }
 

@@ -233,7 +233,9 @@ typedef struct {
     __nv_bfloat16 *D;                  /* for the masked stores when N % 8 != 0 */
     int M, N, k_tiles, stages;         /* k_tiles = ceil(K / BK): the last may be partial */
     cluster_sched sched;               /* cluster tiles; rank r of a cluster takes tile r */
-    const int *walk_start;             /* device memory: each cluster's first work index */
+    /* Each cluster's first work index, here rather than in device memory
+     * (step 09): the first tile's coordinates wait on no global load. */
+    uint16_t walk_start[CLUSTER_PROBE_MAX_SMS / CLUSTER_SIZE];
     stream_k_params sk;                /* the plan; per launch: workspace and epoch */
     int use_tma_store;                 /* 1: N % 8 == 0 (16-byte D rows), 0: masked stores */
     trace_ctx trace;                   /* tracing off unless --trace (recs == NULL) */
@@ -241,11 +243,11 @@ typedef struct {
 } kernel_params;
 
 /* This cluster's unit: its place in the placement's walk order.  Re-read
- * where needed (an L1 hit) rather than kept live: the consumers' registers
+ * where needed (a constant-cache hit) rather than kept live: the consumers' registers
  * are all taken, and ptxas spilled it. */
 static __device__ __forceinline__ int stream_k_unit(const kernel_params *P)
 {
-    return __ldg(&P->walk_start[cluster_id_x()]);
+    return P->walk_start[cluster_id_x()];
 }
 
 /* ---- the scheduler: this CTA's work units -----------------------------------
@@ -393,8 +395,6 @@ static __device__ __forceinline__ void producer_load_tile(const kernel_params *P
 template <int WG_M_BLOCKS, int BN>
 static __device__ __forceinline__ void producer_load_tiles(const kernel_params *P, producer_ctx *pc)
 {
-    tma_prefetch_map(&P->map_a);
-    tma_prefetch_map(&P->map_b);
 #ifdef COURSE_DEBUG
     if (PLANTED(pc->plant_bug, BUG_PRODUCER_PHASE0)) pc->write_state.phase = 0;   /* the classic: first acquire never passes */
 #endif
@@ -706,6 +706,12 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
     const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x / WG_THREADS, 0);
     const uint32_t rank = cluster_ctarank();   /* 0 or 1: which tile and which half of A */
 
+    /* The descriptors' fetch overlaps the set-up: after the harness's L2
+     * flush it is a trip to DRAM (experiments/launch_gap). */
+    if (threadIdx.x == 0) {
+        tma_prefetch_map(&P->map_a);
+        tma_prefetch_map(&P->map_b);
+    }
     barriers_init(&sm, P->stages);
     /* Nobody waits on, arrives at or TMA-signals an uninitialized barrier,
      * in this CTA or the partner's: the cluster-wide __syncthreads (the
@@ -829,7 +835,9 @@ static step_plan *config_prepare(const gemm_operands *op)
     const int units = gemm_persistent_grid(&LAUNCH<WG_M_BLOCKS, BN>, op, 1 << 28) / CLUSTER_SIZE;
     P->sk.plan = sk_plan_make(P->sched.sched.num_tiles, P->k_tiles, units, op->mode);
     p->grid = P->sk.plan.units * CLUSTER_SIZE;
-    P->walk_start = cluster_walk_table(&LAUNCH<WG_M_BLOCKS, BN>, op, p->grid);
+    static int start[CLUSTER_PROBE_MAX_SMS];
+    cluster_walk_starts(&LAUNCH<WG_M_BLOCKS, BN>, op, p->grid, start);
+    for (int c = 0; c < p->grid / CLUSTER_SIZE; ++c) P->walk_start[c] = (uint16_t)start[c];
     p->stages = op->stages;
     stream_k_plan_print(p);
     return p;
@@ -1035,7 +1043,6 @@ static void menu_launch(const gemm_operands *op, cudaStream_t stream)
 
 static void menu_release(void *plan)
 {
-    CUDA_CHECK(cudaFree((void *)((step_plan *)plan)->P.walk_start));
     gemm_plan_free(plan);
 }
 

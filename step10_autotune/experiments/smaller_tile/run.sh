@@ -1,0 +1,42 @@
+#!/bin/sh
+# smaller_tile/run.sh: would a 64 x 64 tile (twice 64 x 128's tiles again)
+# earn a place in the menu, i.e. win at least two bench shapes?
+#
+#   sh step10_autotune/experiments/smaller_tile/run.sh BUILD OUT
+#
+# Builds BUILD/step10_64x64: step 10's kernel.cu with one more menu entry,
+# MENU_CONFIG("64x64", 1, 64, ...) (wgmma_m64n64k16_bf16 is in wgmma.cuh),
+# then runs --tune at small and mid shapes (every candidate against cuBLAS)
+# and a forced 64x64 run of both plans at odd shapes (--exact, so the check is
+# bit for bit).  The model's constant for 64x64 is a placeholder: only
+# --tune and --config are used.  Exits 3 without a GPU after building.
+# Its one run is logs/tune_64x64.txt (NOTES.md, "Small shapes"): 64x64/dp
+# won 512^3 only.
+set -u
+BUILD=${1:?usage: run.sh BUILD OUT}; OUT=${2:?usage: run.sh BUILD OUT}
+mkdir -p "$OUT" "$BUILD"
+SRC=$BUILD/kernel_64x64.cu
+sed -e 's/static_assert(BN == 128 || BN == 192 || BN == 256, "BN must be 128, 192 or 256 (wgmma.cuh)");/static_assert(BN == 64 || BN == 128 || BN == 192 || BN == 256, "BN: 64, 128, 192 or 256");/' \
+    -e 's/    if constexpr (BN == 128) wgmma_m64n128k16_bf16/    if constexpr (BN == 64) wgmma_m64n64k16_bf16(acc, da, db, accumulate);\n    else if constexpr (BN == 128) wgmma_m64n128k16_bf16/' \
+    -e 's/^\(    MENU_CONFIG("64x128", 1, 128, CHOOSER_KT_US_64x128),\)/    MENU_CONFIG("64x64", 1, 64, 0.5),\n\1/' \
+    step10_autotune/kernel.cu > "$SRC"
+grep -q 'MENU_CONFIG("64x64"' "$SRC" && grep -q 'BN == 64) wgmma_m64n64k16' "$SRC" ||
+  { echo "smaller_tile: kernel.cu changed; the patch no longer applies"; exit 1; }
+make -s "$BUILD/common/args.o" "$BUILD/common/csv.o" "$BUILD/common/tma.o" BUILD="$BUILD" 2>/dev/null
+nvcc -O3 -std=c++17 -Icommon -Istep10_autotune -DGIT_REV='"smaller_tile"' -gencode=arch=compute_90a,code=sm_90a \
+     "$SRC" "$BUILD/common/args.o" "$BUILD/common/csv.o" "$BUILD/common/tma.o" -lcublas -lcudart -ldl \
+     -o "$BUILD/step10_64x64" || exit 1
+nvidia-smi > /dev/null 2>&1 || { echo "smaller_tile: built $BUILD/step10_64x64; no GPU here"; exit 3; }
+for sh in 512x512x512 768x768x768 1024x1024x1024 1024x1024x2048 1024x1024x4096 512x4096x4096 256x4096x4096 \
+          192x8192x4096 2048x2048x2048 1536x1536x1536 1024x1024x14336 768x768x12288; do
+  m=${sh%%x*}; r=${sh#*x}; n=${r%%x*}; k=${r#*x}
+  "$BUILD/step10_64x64" --m $m --n $n --k $k --no-cache --tune > "$OUT/tune_$sh.log" 2>&1
+  { echo "== $sh rc=$?"; grep -h "^tune:\|ratio" "$OUT/tune_$sh.log" | cut -c1-160; } >> "$OUT/tune_64x64.txt"
+done
+for sh in 77x200x136 130x66x8 513x4097x200; do
+  m=${sh%%x*}; r=${sh#*x}; n=${r%%x*}; k=${r#*x}
+  for mode in dp sk; do
+    "$BUILD/step10_64x64" --m $m --n $n --k $k --no-cache --config 64x64 --mode $mode --exact > "$OUT/check.log" 2>&1
+    echo "check $sh $mode rc=$? $(grep -h 'check' "$OUT/check.log" | head -1 | cut -c1-160)" >> "$OUT/tune_64x64.txt"
+  done
+done
