@@ -24,8 +24,12 @@
 #   name) REPEATS times in separate processes, alternating between the steps
 #   and their peers (repeat 1 of every shape and step, then repeat 2, ...);
 #   only repeat 1 checks the result (--no-check after); at the other shapes
-#   of GEMM_SQUARES and the LLM shapes (LLM_M x LLM_NK, plus EXTRA_SHAPES)
-#   once.  Streaming: each step's default REPEATS times.
+#   of GEMM_SQUARES, the LLM shapes (LLM_M x LLM_NK, plus EXTRA_SHAPES) and
+#   ODD_K_SHAPES once.  Streaming: each step's default REPEATS times.
+#   GEMM shapes: 23, the 21 of the squares, the LLM shapes and EXTRA_SHAPES
+#   (4096^3 counted once) and the 2 of ODD_K_SHAPES (K % 64 != 0:
+#   docs/hopper_ptx.md, "K not a multiple of 64"); 10 of them are goal
+#   shapes, so each GEMM binary makes 3 x 10 + 13 = 43 runs.
 #   sweeps of one parameter (no --repeat: the tables show them as single
 #   runs): streaming --work and step 03's --stages; GEMM --stages at
 #   STAGES_SHAPE and --group at GROUPS_SHAPES.
@@ -43,8 +47,12 @@
 #
 # Run counts: BENCH_DRY_RUN=1 prints the list of runs and their number for
 # the binaries present (with STEPS= and SHAPES= applied), so a sweep can be
-# split into GPU calls of the length at hand.  Times: the last line of a
-# bench says how long it took.  Recorded ones (before the fair harness of
+# split into GPU calls of the length at hand.  The whole plan, as
+# tests/test_claims.sh counts it with stand-in binaries:
+#   steps 01-10 and peers 05-09 built: gemm 546 runs, all 581 runs
+#   (12 GEMM binaries x 43, 14 --stages, 8 --group, 8 --mode; 35 streaming)
+#   without the peers (BENCH_PEERS=0): gemm 331 runs, all 366 runs
+# Times: the last line of a bench says how long it took.  Recorded ones (before the fair harness of
 # 585cb90, which made each GEMM run time ~2 ms per side, and flush the L2
 # where the input sets do not fit: runs take longer now):
 # plots/results/issue15/bench_quick_h200.log (the quick sweep with steps
@@ -76,6 +84,12 @@ GEMM_SQUARES=${BENCH_GEMM_SQUARES-"512 1024 2048 4096 6144 8192"}
 LLM_M=${BENCH_LLM_M-"512 1024 2048 4096 8192"}
 LLM_NK=${BENCH_LLM_NK-"4096x4096 14336x4096 4096x14336"}
 EXTRA_SHAPES=${BENCH_EXTRA_SHAPES-"1024x1024x14336"}
+# K % 64 != 0 (issue 24): each row of A and B starts 16 bytes further into
+# a 128-byte line than the row before.  K = 4168 is 8 (mod 64); 4000 x 3000 adds M and N that are
+# not multiples of 128.  Both measured in plots/results/odd_k/: steps 06 and
+# 09 at 0.65-0.72 of cuBLAS there, ~1.00 at K = 4160 (oddk_time.log,
+# remedy_run/remedy_summary.log; docs/hopper_ptx.md says why).
+ODD_K_SHAPES=${BENCH_ODD_K_SHAPES-"4096x4096x4168 4000x3000x4168"}
 GOAL_SHAPES=${BENCH_GOAL_SHAPES-"4096x4096x4096 6144x6144x6144 8192x8192x8192 4096x14336x4096 4096x4096x14336 8192x14336x4096 8192x4096x14336 1024x1024x14336 2048x2048x2048 512x4096x4096"}
 QUICK_SHAPES=${BENCH_QUICK_SHAPES-"4096x4096x4096 8192x8192x8192 4096x14336x4096 4096x4096x14336"}
 STAGES_SHAPE=${BENCH_STAGES_SHAPE-4096x4096x4096}
@@ -399,7 +413,7 @@ gemm_sweep() {
     gemm_bins
     others=""
     for sh in $(for q in $GEMM_SQUARES; do echo "${q}x${q}x${q}"; done) \
-              $(for m in $LLM_M; do for nk in $LLM_NK; do echo "${m}x$nk"; done; done) $EXTRA_SHAPES; do
+              $(for m in $LLM_M; do for nk in $LLM_NK; do echo "${m}x$nk"; done; done) $EXTRA_SHAPES $ODD_K_SHAPES; do
         case " $GOAL_SHAPES $others " in *" $sh "*) ;; *) others="$others $sh" ;; esac
     done
     gemm_defaults "$REPEATS" "$GOAL_SHAPES" "$others"

@@ -13,6 +13,9 @@
 #     configuration in step 10
 #   * a bench duration quoted as "N runs in T" is a line "bench: N runs in T"
 #     of a log under plots/results/
+#   * the run counts plots/bench.sh and plots/README.md give for the whole
+#     plan ("gemm N runs, all N runs", with and without the peers) are what
+#     BENCH_DRY_RUN=1 counts with a stand-in binary for every step and peer
 #   * make sanitize's filter (tests/sanitize.sh --kernels) lets through at
 #     least one kernel of each built step, each under the mangled name the
 #     filter matches (_Z<len><name>), and not the harness's L2-flush kernel
@@ -92,6 +95,25 @@ done >"${TMPDIR:-/tmp}/claims.bench.$$"
 cat "${TMPDIR:-/tmp}/claims.bench.$$"
 grep -q FAILED "${TMPDIR:-/tmp}/claims.bench.$$" && fail=1
 rm -f "${TMPDIR:-/tmp}/claims.bench.$$"
+
+# ---- the bench's run counts -------------------------------------------------------
+# Stand-ins for every step (build/stepNN_name) and peer (build/peers/cutlass_stepNN):
+# a dry run only asks whether they are executable.  Quoted as "gemm N runs, all N
+# runs", first with the peers, then without (BENCH_PEERS=0).
+SB=$(mktemp -d "${TMPDIR:-/tmp}/claims.bench.XXXXXX") || exit 2
+mkdir -p "$SB/peers"
+for d in step[0-9]*_*/; do d=${d%/}; printf '#!/bin/sh\nexit 0\n' >"$SB/$d"; chmod +x "$SB/$d"; done
+for f in peers/step[0-9]*.cu; do p=$(basename "$f" .cu); printf '#!/bin/sh\nexit 0\n' >"$SB/peers/cutlass_$p"; chmod +x "$SB/peers/cutlass_$p"; done
+dry() { # dry PEERS MODE: the plan's count
+    env -u STEPS -u SHAPES BENCH_DRY_RUN=1 BENCH_PEERS="$1" sh plots/bench.sh "$SB" "$SB/dry.csv" "$2" | sed -n 's/^bench: \([0-9]*\) runs.*/\1/p'
+}
+want="gemm $(dry 1 gemm) runs, all $(dry 1 all) runs / gemm $(dry 0 gemm) runs, all $(dry 0 all) runs"
+rm -rf "$SB"
+for f in plots/bench.sh plots/README.md; do
+    said=$(tr '\n' ' ' <"$f" | sed 's/[#`*]//g' | tr -s ' ' | grep -o 'gemm [0-9]* runs, all [0-9]* runs' | head -n2 | tr '\n' '/' | sed 's|/$||; s|/| / |')
+    if [ "$said" = "$want" ]; then ok "$f: the bench's run counts ($want)"
+    else bad "$f: the bench's run counts" "it says '${said:-nothing}', a dry run with every binary counts '$want' (with the peers / without)"; fi
+done
 
 # ---- make sanitize's filter ------------------------------------------------------
 built=0
