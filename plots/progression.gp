@@ -1,7 +1,7 @@
 # progression.gp — the course in one picture: every step's speed as a fraction
 # of its reference, measured interleaved with it launch by launch in the same
 # run.  Steps 01-03 (streaming y = f(x)): GB/s ÷ the D2D copy's GB/s at the
-# default work and stages.  Steps 04-09 (bf16 GEMM): TFLOP/s ÷ cuBLAS's at
+# default work and stages.  Steps 04 on (bf16 GEMM): TFLOP/s ÷ cuBLAS's at
 # 4096³ and 8192³.  1.0 = as fast as the reference.
 #   gnuplot -c plots/progression.gp DATA SETUP OUT.png GPU
 # DATA (written by render.sh): tab separated, one line per step that has rows:
@@ -9,14 +9,16 @@
 # where a column does not apply or has no row).  SETUP sets the xtics (one
 # "step NN\nname" per x) and nsteps, nstream, ngemm, has4096, has8192, sep (x
 # of the line between the streaming and the GEMM steps, NaN if none), ymax
-# (the largest ratio, at least 1) and streamnote (work and stages used).
+# (the largest ratio, at least 1), streamnote (work and stages used) and
+# revnote (the git revision the rows come from: report.awk takes the newest
+# that has rows of every step shown, or says which step comes from which).
 data = ARG1; setup = ARG2; out = ARG3; gpu = ARG4
 load setup
 
-set terminal pngcairo size 1400,600 noenhanced font "sans,11"   # nine steps: room for their names
+set terminal pngcairo size 1600,600 noenhanced font "sans,11"   # ten steps: room for their names
 set output out
 set datafile separator "\t"
-set title "Hiding latency, step by step: each step's speed ÷ its reference's, same run, interleaved launches\n".gpu
+set title "Hiding latency, step by step: each step's speed ÷ its reference's, same run, interleaved launches\n".gpu." · ".revnote
 set ylabel "step ÷ reference (1.0 = as fast as the reference)"
 set xrange [0.4:nsteps + 0.6]
 set yrange [0:ymax * 1.38]   # room for the key above the bars
@@ -39,7 +41,7 @@ wone = 0.5     # streaming bar: one per step
 
 # Every series present gets a key entry; an absent one is not drawn at all
 # (gnuplot would warn about a file with no valid points).
-cmd = "plot 1 with lines dt 2 lw 2 lc rgb 'black' title 'reference = 1.0 (D2D copy for 01-03, cuBLAS for 04-09)'"
+cmd = "plot 1 with lines dt 2 lw 2 lc rgb 'black' title 'reference = 1.0 (D2D copy for the streaming steps, cuBLAS for the GEMM steps)'"
 if (nstream > 0) {
     cmd = cmd.sprintf(", data using 1:2:(wone) with boxes lc rgb '%s' title 'streaming: GB/s ÷ D2D copy GB/s (%s)'", cstream, streamnote)
     cmd = cmd.", data using 1:2:(sprintf('%.2f', $2)) with labels boxed offset 0,0.8 notitle"

@@ -11,11 +11,13 @@
 #             e.g. --mode dp); step 10: model (its chooser: a headline
 #             like default), cache, tune, forced (comparisons); empty on
 #             rows older than the column
+#   config    step 10: the configuration of its menu that ran
 # A headline row is a repeated run the step chose itself: repeat set and
-# chooser default (or empty).  A forced run is a comparison, never a
-# headline, whatever its repeat says: it goes to the step's table of other
-# configurations.  A configuration is (impl, step, m, n, k, n_elems, work,
-# stages, group, cluster, headline or not, mode, chooser).  Its numbers come
+# chooser default, model or empty.  A forced (tuned, cached) run is a
+# comparison, never a headline, whatever its repeat says: it goes to the
+# step's table of other configurations.  A configuration is (impl, step, m,
+# n, k, n_elems, work, stages, group, cluster, headline or not, mode,
+# chooser, config).  Its numbers come
 # from its latest set of rows: a row with repeat 1 (or a repeat index
 # already in the set) starts a new set, repeats 2, 3, ... join it; a row
 # without repeat is a set of its own.  A table shows the median ratio of the
@@ -24,8 +26,15 @@
 # A step's table shows, per shape, only its latest headline configuration: an
 # older one (another cluster, group or mode: the step's default changed) stays
 # in the CSV, not in the table.
-# Writes into DIR: stream.md gemm.md stepNN.md steps.md (table fragments),
-# and the data of the .gp scripts: *.dat and *.args (the arguments after GPU).
+# One revision: every configuration is also kept per git_rev (configurations
+# -1, -2, ...: findrev).  The progression plot and the steps table take the
+# newest revision with headline rows of every step they show, else each
+# step's newest (pick_revs); step 10's model-against-tune table the newest
+# revision with rows its model chose (tune_md).
+# Writes into DIR: stream.md gemm.md stepNN.md stepNN_tune.md (table
+# fragments), steps.tsv and steps.stamp (render.sh builds the steps table),
+# and the data of the .gp scripts: *.dat, *.setup and *.args (the arguments
+# after GPU).
 BEGIN { FS = ","; OFS = "\t"; ncfg = 0 }
 { sub(/\r$/, "") }
 FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
@@ -35,9 +44,17 @@ FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
     ch = f("chooser"); rset = f("repeat") != ""
     head = rset && (ch == "" || ch == "default" || ch == "model")
     key = impl SUBSEP f("step") SUBSEP f("m") SUBSEP f("n") SUBSEP f("k") SUBSEP f("n_elems") SUBSEP \
-          f("work") SUBSEP f("stages") SUBSEP f("group") SUBSEP f("cluster") SUBSEP head SUBSEP f("mode") SUBSEP ch
+          f("work") SUBSEP f("stages") SUBSEP f("group") SUBSEP f("cluster") SUBSEP head SUBSEP f("mode") SUBSEP ch SUBSEP f("config")
     if (!(key in cfg)) { cfg[key] = ++ncfg; K[ncfg] = key }
-    c = cfg[key]; r = f("repeat") + 0
+    addrow(cfg[key], rset, f("repeat") + 0)
+    # the same configuration pinned to its revision: configurations -1, -2, ...,
+    # which the loops over 1..ncfg never see (findrev, pick_revs, tune_md read them)
+    rv = f("git_rev"); key = key SUBSEP rv
+    if (!(key in pcfg)) { pcfg[key] = -(++npc); K[-npc] = key }
+    addrow(pcfg[key], rset, f("repeat") + 0)
+    revlast[rv] = NR   # a revision's newest row: the CSV only grows, so its position says how new
+}
+function addrow(c, rset, r,   i, j) {   # one row into c's latest set (a new set: no repeat, repeat 1, or a repeat already in it)
     if (!rset || r <= 1 || (c, r) in seen) { for (i = 1; i <= n[c]; i++) delete seen[c, rep[c, i]]; n[c] = 0 }
     i = ++n[c]; seen[c, r] = 1; rep[c, i] = r
     for (j = 1; j <= 11; j++) V[c, i, j] = f(fld[j])
@@ -52,7 +69,7 @@ function med(c, j,   i, a, t, k, m) {   # median of field j over c's set (sorted
     lo = a[1]; hi = a[m]
     return m == 0 ? "" : (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2)
 }
-function P(c, p) { split(K[c], kk, SUBSEP); return kk[p] }   # 1 impl 2 step 3 m 4 n 5 k 6 n_elems 7 work 8 stages 9 group 10 cluster 11 head 12 mode 13 chooser
+function P(c, p) { split(K[c], kk, SUBSEP); return kk[p] }   # 1 impl 2 step 3 m 4 n 5 k 6 n_elems 7 work 8 stages 9 group 10 cluster 11 head 12 mode 13 chooser 14 config (15 git_rev: pinned ones)
 function shape(c) { return P(c, 3) == P(c, 4) && P(c, 4) == P(c, 5) ? P(c, 3) "³" : P(c, 3) "×" P(c, 4) "×" P(c, 5) }
 function shapekey(c) { return P(c, 3) "x" P(c, 4) "x" P(c, 5) }
 function ms(v) { return v == "" ? "–" : sprintf(v < 0.1 ? "%.4f" : "%.3f", v) }
@@ -78,6 +95,14 @@ function find(impl, step, hd, m, nn, k,   c, best) {
             if (!best || last[c] > last[best]) best = c
     return best
 }
+# the same, among the configurations pinned to revision rev
+function findrev(impl, step, hd, m, nn, k, rev,   i, c, best) {
+    best = 0
+    for (i = 1; i <= npc; i++) { c = -i
+        if (P(c, 15) == rev && P(c, 1) == impl && P(c, 2) == step && P(c, 11) == hd && (m == "" || (P(c, 3) == m && P(c, 4) == nn && P(c, 5) == k)))
+            if (!best || last[c] > last[best]) best = c }
+    return best
+}
 function sortcfg(a, m,   i, j, t) {   # by shape (squares first, by size), then stages, group, work
     for (i = 2; i <= m; i++) { t = a[i]; for (j = i - 1; j >= 1 && ord(a[j]) > ord(t); j--) a[j + 1] = a[j]; a[j + 1] = t }
 }
@@ -93,8 +118,8 @@ END {
     # steps that have headline rows, in order
     for (c = 1; c <= ncfg; c++) if (P(c, 1) == "course" && P(c, 11) == 1) has[P(c, 2)] = 1
     nst = 0; for (s = 1; s <= 99; s++) { id = sprintf("%02d", s); if (id in has) st[++nst] = id }
-    stream_md(); gemm_md(); for (i = 1; i <= nst; i++) step_md(st[i])
-    progression(); gemm_plots(); stream_plots(); steps_md()
+    stream_md(); gemm_md(); for (i = 1; i <= nst; i++) { step_md(st[i]); tune_md(st[i]) }
+    pick_revs(); progression(); gemm_plots(); stream_plots(); steps_md()
 }
 function stream_md(   s, c, o, best, b) {
     o = out "/stream.md"; reset_use(); rows = ""
@@ -114,9 +139,9 @@ function stream_md(   s, c, o, best, b) {
     print "| step | stages | ms | GB/s | copy GB/s | ratio to copy |\n|---|---:|---:|---:|---:|---:|" > o
     printf "%s", rows > o; footer(o)
 }
-function gemm_row(c, o, lead, md,   p) {   # one GEMM row, the CUTLASS counterpart's ratio beside it
+function gemm_row(c, o, lead, md, cf,   p) {   # one GEMM row, the CUTLASS counterpart's ratio beside it
     p = find("cutlass", P(c, 2), P(c, 11), P(c, 3), P(c, 4), P(c, 5))
-    printf "| %s%s | %s%s | %s | %s | %s | %s | %s |\n", lead, shape(c), md ? dash(P(c, 12)) " | " : "", P(c, 8), ms(med(c, 4)), num(med(c, 5), "%.1f"),
+    printf "| %s%s | %s%s%s | %s | %s | %s | %s | %s |\n", lead, shape(c), cf ? dash(P(c, 14)) " | " : "", md ? dash(P(c, 12)) " | " : "", P(c, 8), ms(med(c, 4)), num(med(c, 5), "%.1f"),
            num(med(c, 8), "%.1f"), ratio(c), p ? ratio(p) : "–" > o
     use(c); if (p) use(p)
 }
@@ -137,10 +162,10 @@ function gemm_md(   o, s, id, j, c, p, any) {
 }
 function prepend(o, h,   l, body) { body = ""; while ((getline l < o) > 0) body = body l "\n"; close(o); printf "%s\n\n%s", h, body > o }
 function dash(v) { return v == "" ? "–" : v }
-function step_md(s,   o, c, a, m, i, gemm, md) {
-    o = out "/step" s ".md"; reset_use(); m = 0; md = 0
+function step_md(s,   o, c, a, m, i, gemm, md, cf, ch) {
+    o = out "/step" s ".md"; reset_use(); m = 0; md = 0; cf = 0
     for (c = 1; c <= ncfg; c++) if (P(c, 1) == "course" && P(c, 2) == s && (P(c, 11) == 0 || find("course", s, 1, P(c, 3), P(c, 4), P(c, 5)) == c)) {
-        a[++m] = c; if (P(c, 12) != "") md = 1 }
+        a[++m] = c; if (P(c, 12) != "") md = 1; if (P(c, 14) != "") cf = 1 }
     sortcfg(a, m); gemm = P(a[1], 3) != ""
     if (!gemm) {
         print "| work | stages | ms | GB/s | copy GB/s | ratio to copy | SM MHz |\n|---:|---:|---:|---:|---:|---:|---:|" > o
@@ -149,27 +174,66 @@ function step_md(s,   o, c, a, m, i, gemm, md) {
                    num(med(c, 7), "%.0f"), ratio(c), num(med(c, 2), "%.0f") > o }
     } else {
         print "The step's default configuration (each ratio: the median of its runs, range in brackets):\n" > o
-        print "| M×N×K | " (md ? "plan | " : "") "stages | ms | TFLOP/s | cuBLAS TFLOP/s | ratio to cuBLAS | CUTLASS's ratio |\n|---|" (md ? "---|" : "") "---:|---:|---:|---:|---:|---:|" > o
-        for (i = 1; i <= m; i++) if (P(a[i], 11) == 1) gemm_row(a[i], o, "", md)
+        print "| M×N×K | " (cf ? "config | " : "") (md ? "plan | " : "") "stages | ms | TFLOP/s | cuBLAS TFLOP/s | ratio to cuBLAS | CUTLASS's ratio |\n|---|" (cf ? "---|" : "") (md ? "---|" : "") "---:|---:|---:|---:|---:|---:|" > o
+        for (i = 1; i <= m; i++) if (P(a[i], 11) == 1) gemm_row(a[i], o, "", md, cf)
         any = 0
         for (i = 1; i <= m; i++) { c = a[i]; if (P(c, 11) == 1) continue
-            if (!any++) print "\nOther configurations (sweep points, and runs a flag forced: comparisons, not the step's own choice):\n\n| M×N×K | stages | group | cluster | " (md ? "plan | " : "") "ms | TFLOP/s | cuBLAS TFLOP/s | ratio to cuBLAS |\n|---|---:|---:|---:|" (md ? "---|" : "") "---:|---:|---:|---:|" > o
-            use(c); printf "| %s | %s | %s | %s | %s%s | %s | %s | %s |\n", shape(c), P(c, 8), dash(P(c, 9)), dash(P(c, 10)),
-                md ? dash(P(c, 12)) (P(c, 13) == "forced" ? " (forced)" : "") " | " : "", ms(med(c, 4)), num(med(c, 5), "%.1f"), num(med(c, 8), "%.1f"), ratio(c) > o }
+            if (!any++) print "\nOther configurations (sweep points, and runs a flag forced: comparisons, not the step's own choice):\n\n| M×N×K | stages | group | cluster | " (cf ? "config | " : "") (md ? "plan | " : "") "ms | TFLOP/s | cuBLAS TFLOP/s | ratio to cuBLAS |\n|---|---:|---:|---:|" (cf ? "---|" : "") (md ? "---|" : "") "---:|---:|---:|---:|" > o
+            ch = P(c, 13); ch = (ch == "" || ch == "default" || ch == "model") ? "" : " (" ch ")"   # who chose it, when not the step: forced, tune, cache
+            use(c); printf "| %s | %s | %s | %s | %s%s%s | %s | %s | %s |\n", shape(c), P(c, 8), dash(P(c, 9)), dash(P(c, 10)), cf ? dash(P(c, 14)) " | " : "",
+                md ? dash(P(c, 12)) ch " | " : "", ms(med(c, 4)), num(med(c, 5), "%.1f"), num(med(c, 8), "%.1f"), ratio(c) > o }
     }
     footer(o); close(o); prepend(o, stamp() (gemm ? "" : " · n = " P(a[1], 6) " floats"))
+}
+# ---- one revision for the progression plot and the steps table --------------
+# A step is shown when some revision has its headline rows (streaming: one;
+# GEMM: 4096³ and 8192³).  Both show the newest revision that has them for
+# every step shown; when no revision has them all, each step its own newest
+# such revision, and the stamp says which.  Sets prev[step] and show[1..nshow].
+function complete(s, rv) {
+    if (stream[s]) return findrev("course", s, 1, "", "", "", rv) != 0
+    return findrev("course", s, 1, 4096, 4096, 4096, rv) && findrev("course", s, 1, 8192, 8192, 8192, rv)
+}
+function pick_revs(   rv, rl, nr, i, j, t, s, ok) {
+    nr = 0; for (rv in revlast) rl[++nr] = rv
+    for (i = 2; i <= nr; i++) { t = rl[i]; for (j = i - 1; j >= 1 && revlast[rl[j]] < revlast[t]; j--) rl[j + 1] = rl[j]; rl[j + 1] = t }   # newest first
+    nshow = 0; common = ""
+    for (i = 1; i <= nst; i++) { s = st[i]; stream[s] = P(find("course", s, 1, "", "", ""), 3) == ""
+        for (j = 1; j <= nr; j++) if (complete(s, rl[j])) { prev[s] = rl[j]; show[++nshow] = s; break } }
+    for (j = 1; j <= nr && common == ""; j++) {
+        ok = nshow > 0; for (i = 1; i <= nshow && ok; i++) ok = complete(show[i], rl[j])
+        if (ok) common = rl[j]
+    }
+    if (common != "") for (i = 1; i <= nshow; i++) prev[show[i]] = common
+}
+# "git rev R (...)" (one revision), or each revision with the steps it gives
+# ("git rev `a` for steps 01–04, `b` for 05, 07"); q quotes a revision
+function revnote(q,   i, t, g, ng, rv) {
+    if (common != "") return "git rev " q common q " (one revision for every step)"
+    t = ""; ng = 0
+    for (i = 1; i <= nshow + 1; i++) {
+        if (i > 1 && (i > nshow || prev[show[i]] != rv)) {
+            t = t (t == "" ? "" : ", ") q rv q " for " (t == "" ? (ng > 1 ? "steps " : "step ") : "") g
+            g = ""; ng = 0
+        }
+        if (i > nshow) break
+        rv = prev[show[i]]
+        if (ng && show[i] + 0 == show[i - 1] + 1) { sub(/–[0-9]+$/, "", g); g = g "–" show[i] }   # 01–03, not 01–02–03
+        else g = g (ng ? ", " : "") show[i]
+        ng++
+    }
+    return "git rev " t ": each step's newest revision with its rows, as no one revision has them all"
 }
 # progression.dat: x, ratio to the copy, to cuBLAS at 4096³, at 8192³ (NaN: none)
 function progression(   o, i, s, c, x, tics, nsm, ngm, h4, h8, ymax, v, sep, note) {
     o = out "/progression.dat"; tics = ""; ymax = 1; nsm = ngm = h4 = h8 = 0; sep = "NaN"; note = ""
-    for (i = 1; i <= nst; i++) {
-        s = st[i]; v[1] = v[2] = v[3] = "NaN"
-        c = find("course", s, 1, "", "", "")
-        if (P(c, 3) == "") { v[1] = sprintf("%.4f", med(c, 3)); nsm++; note = note (note == "" ? "work " P(c, 7) ", stages " : ", ") s ": " P(c, 8) }
+    for (i = 1; i <= nshow; i++) {
+        s = show[i]; v[1] = v[2] = v[3] = "NaN"
+        if (stream[s]) { c = findrev("course", s, 1, "", "", "", prev[s])
+            v[1] = sprintf("%.4f", med(c, 3)); nsm++; note = note (note == "" ? "work " P(c, 7) ", stages " : ", ") s ": " P(c, 8) }
         else {
-            if ((c = find("course", s, 1, 4096, 4096, 4096))) { v[2] = sprintf("%.4f", med(c, 3)); h4 = 1 }
-            if ((c = find("course", s, 1, 8192, 8192, 8192))) { v[3] = sprintf("%.4f", med(c, 3)); h8 = 1 }
-            if (v[2] v[3] == "NaNNaN") continue
+            if ((c = findrev("course", s, 1, 4096, 4096, 4096, prev[s]))) { v[2] = sprintf("%.4f", med(c, 3)); h4 = 1 }
+            if ((c = findrev("course", s, 1, 8192, 8192, 8192, prev[s]))) { v[3] = sprintf("%.4f", med(c, 3)); h8 = 1 }
             if (!ngm++ && nsm) sep = x + 0.5
         }
         x++; print x, v[1], v[2], v[3] > o
@@ -179,8 +243,8 @@ function progression(   o, i, s, c, x, tics, nsm, ngm, h4, h8, ymax, v, sep, not
     if (!x) return
     o = out "/progression.setup"
     print "set xtics (" tics ")" > o
-    printf "nsteps = %d; nstream = %d; ngemm = %d; has4096 = %d; has8192 = %d\nsep = %s; ymax = %s\nstreamnote = \"%s\"\n", \
-           x, nsm, ngm, h4, h8, sep, ymax, note > o
+    printf "nsteps = %d; nstream = %d; ngemm = %d; has4096 = %d; has8192 = %d\nsep = %s; ymax = %s\nstreamnote = \"%s\"\nrevnote = \"%s\"\n", \
+           x, nsm, ngm, h4, h8, sep, ymax, note, revnote("") > o
 }
 function gemm_plots(   o, i, j, s, c, hdr, line, sq, nsq, sz, list, cub, ncub, any, nc, cols, g, p) {
     nsq = split("512 1024 2048 4096 6144 8192", sq, " ")
@@ -250,14 +314,56 @@ function med_of(a, m,   i, j, t) { for (i = 2; i <= m; i++) { t = a[i]; for (j =
 # steps.md: one row per step folder, its headline numbers (render.sh adds concept and link)
 function steps_md(   o, i, s, c, c4, c8) {
     o = out "/steps.tsv"; reset_use()
-    for (i = 1; i <= nst; i++) {
-        s = st[i]; c = find("course", s, 1, "", "", "")
-        if (P(c, 3) == "") { use(c); print s, sprintf("%.0f GB/s", med(c, 6)), sprintf("%.2f of the copy", med(c, 3)) > o; continue }
-        c4 = find("course", s, 1, 4096, 4096, 4096); c8 = find("course", s, 1, 8192, 8192, 8192)
-        if (!c4 || !c8) continue
+    for (i = 1; i <= nshow; i++) {
+        s = show[i]
+        if (stream[s]) { c = findrev("course", s, 1, "", "", "", prev[s]); use(c)
+            print s, sprintf("%.0f GB/s", med(c, 6)), sprintf("%.2f of the copy", med(c, 3)) > o; continue }
+        c4 = findrev("course", s, 1, 4096, 4096, 4096, prev[s]); c8 = findrev("course", s, 1, 8192, 8192, 8192, prev[s])
         use(c4); use(c8)
         print s, sprintf("%.0f · %.0f TFLOP/s", med(c4, 5), med(c8, 5)), sprintf("%.2f · %.2f of cuBLAS", med(c4, 3), med(c8, 3)) > o
     }
-    print stamp() > (out "/steps.stamp")
+    if (nshow) print "**" gpu "** · rows dated " d0 (d1 != d0 ? " to " d1 : "") " · " revnote("`") > (out "/steps.stamp")
 }
 BEGIN { split("- sm_clock_mhz ratio_to_ref ms_median tflops gbps ref_value ref_value date git_rev gpu", fld, " ") }
+# stepNN_tune.md (a step whose chooser is a model, step 10): per shape, the
+# model's pick (headline rows, chooser model) against --tune's (chooser tune),
+# both from one revision: the newest that has headline rows of the model.  A
+# forced or cached run is neither.  Each side: its latest set of rows there.
+function tune_md(s,   o, i, c, t, R, best, sk, mdl, tun, shp, a, m, q, same, w, nt, nw, ns, n95, n100, k64, r, odd) {
+    R = ""; best = 0
+    for (i = 1; i <= npc; i++) { c = -i
+        if (P(c, 1) == "course" && P(c, 2) == s && P(c, 11) == 1 && P(c, 13) == "model" && last[c] > best) { best = last[c]; R = P(c, 15) } }
+    if (R == "") return
+    m = 0
+    for (i = 1; i <= npc; i++) { c = -i
+        if (P(c, 1) != "course" || P(c, 2) != s || P(c, 15) != R || P(c, 3) == "") continue
+        sk = shapekey(c)
+        if (P(c, 11) == 1 && P(c, 13) == "model") { if (!(sk in mdl) || last[c] > last[mdl[sk]]) mdl[sk] = c }
+        else if (P(c, 13) == "tune") { if (!(sk in tun) || last[c] > last[tun[sk]]) tun[sk] = c }
+        else continue
+        if (!(sk in shp)) { shp[sk] = 1; a[++m] = c }
+    }
+    sortcfg(a, m)
+    o = out "/step" s "_tune.md"; reset_use()
+    print "| M×N×K | model's pick | model's ratio | tune's pick | tune's ratio | model ÷ tune | model within 3% of tune |\n|---|---|---:|---|---:|---:|---|" > o
+    nt = nw = ns = n95 = n100 = k64 = odd = 0
+    for (i = 1; i <= m; i++) {
+        sk = shapekey(a[i]); c = (sk in mdl) ? mdl[sk] : 0; t = (sk in tun) ? tun[sk] : 0
+        if (c) { use(c); r = sprintf("%.2f", med(c, 3)) + 0
+            if (P(c, 5) % 64) odd++; else { k64++; n95 += r >= 0.95; n100 += r >= 1.00 } }
+        if (t) use(t)
+        w = "–"; q = "–"
+        if (c && t) {
+            nt++; same = P(c, 14) == P(t, 14) && P(c, 12) == P(t, 12)
+            q = med(c, 3) / med(t, 3)
+            w = same ? "yes, the same pick" : (q >= 0.97 ? "yes" : "no"); nw += same || q >= 0.97; ns += same
+            q = sprintf("%.3f", q)
+        }
+        printf "| %s | %s | %s | %s | %s | %s | %s |\n", shape(a[i]), c ? pick(c) : "–", c ? ratio(c) : "–", t ? pick(t) : "–", t ? ratio(t) : "–", q, w > o
+    }
+    printf "\nThe model's pick is within 3%% of tune's where it is the same (configuration and plan) or its ratio to cuBLAS is at least 0.97 of tune's: at %d of the %d shapes with a tune row (%d the same pick).", nw, nt, ns > o
+    printf " Its ratio (as rounded here) is at least 0.95 at %d and at least 1.00 at %d of the %d shapes with K a multiple of 64%s.\n", n95, n100, k64, odd ? sprintf(" (and %d with K %% 64 ≠ 0)", odd) : "" > o
+    footer(o); close(o)
+    prepend(o, stamp() " (the newest revision with rows the model chose; tune's rows from the same one) · each ratio: the run's median over cuBLAS's, interleaved in one process; the model's: the median of its runs, range in brackets")
+}
+function pick(c) { return dash(P(c, 14)) "/" dash(P(c, 12)) }

@@ -30,6 +30,29 @@
 #     forced --mode sk run at 4096^3 with repeat 1 heads nothing: the gemm
 #     table still says step 09 is "not measured yet" there, and step 09's
 #     other table shows it (0.6959 -> 0.70).
+# Three more fixtures, each with its expected files in expected_NAME/:
+#   step10.csv: step 10's model against --tune (step10_tune.md).  Revision r1
+#     has model and tune rows at 4096³ (0.50, 0.60), r2 is the newest with
+#     rows the model chose, r3 has only a tune row (2048³, 128x192, 0.90) and
+#     a forced one: the table is r2's alone.  At r2: 4096³ the model's
+#     128x128/dp repeats 1.00 0.98 1.01 -> 1.00 (0.98-1.01), tune's
+#     128x128/sk 1.02, 1.00 / 1.02 = 0.980 >= 0.97: yes; 1024x1024x14336 the
+#     model's 128x128/sk_l2 (1.20 + 1.22) / 2 = 1.21, a run forced to
+#     64x128/dp with repeat 1 (1.30) that is not the model's, tune's 64x128/dp
+#     1.26 (a cached run after it, 1.27, is not tune's), 1.21 / 1.26 = 0.960:
+#     no; 512³ the same pick 64x128/dp, 0.78 / 0.77 = 1.013: yes; 2048³ and
+#     4096x4096x4168 no tune row at r2: "–".  Within 3%: 2 of 3, 1 the same
+#     pick; at least 0.95: 0.96, 1.00, 1.21 (3), at least 1.00: 2, of the 4
+#     shapes with K % 64 = 0, and 1 other.  step10.md: the config column, and
+#     who chose each other configuration (tune, forced, cache) by its plan.
+#   revs.csv: the steps table and progression from one revision.  Revision a
+#     has step 01, 06 and 10 (0.80; 0.90 and 1.00; 0.95 and 1.01), b (newer)
+#     steps 06 and 10 at 4096³ and 8192³ but not 01, c (newest) step 10 at
+#     4096³ only: a is the newest with every step, and every number is a's.
+#   revs_mixed.csv: the same without a's step 10 rows: no revision has every
+#     step, so each step its newest with its rows: 01 a (0.80), 06 b (0.93,
+#     1.02), 10 b (0.97, 1.03; not c's 0.99, which has no 8192³), and the
+#     stamp says which step comes from which revision.
 # Prints one line per check; exits 1 if any failed.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -39,14 +62,19 @@ trap 'rm -rf "$T"' EXIT
 fail=0
 check() { if [ "$2" = 0 ]; then echo "report: $1: ok"; else echo "report: $1: FAILED"; fail=1; fi; }
 
-mkdir "$T/out"
-awk -v out="$T/out" -v csv=fixture.csv -v steps="$ROOT/plots/steps.tsv" \
-    -v shapes="4096x4096x4096 6144x6144x6144 8192x8192x8192" -f "$ROOT/plots/report.awk" "$HERE/report/fixture.csv"
-check "report.awk runs" $?
-for e in "$HERE"/report/expected/*; do
-    diff -u "$e" "$T/out/$(basename "$e")" >"$T/diff" 2>&1
-    r=$?; [ $r = 0 ] || cat "$T/diff"
-    check "$(basename "$e") as computed by hand" $r
+for fx in "$HERE"/report/*.csv; do
+    name=$(basename "$fx" .csv)
+    exp=$HERE/report/expected_$name; lead="$name.csv: "
+    [ "$name" = fixture ] && exp=$HERE/report/expected lead=""
+    mkdir "$T/out_$name"
+    awk -v out="$T/out_$name" -v csv="$name.csv" -v steps="$ROOT/plots/steps.tsv" \
+        -v shapes="4096x4096x4096 6144x6144x6144 8192x8192x8192" -f "$ROOT/plots/report.awk" "$fx"
+    check "${lead}report.awk runs" $?
+    for e in "$exp"/*; do
+        diff -u "$e" "$T/out_$name/$(basename "$e")" >"$T/diff" 2>&1
+        r=$?; [ $r = 0 ] || cat "$T/diff"
+        check "$lead$(basename "$e") as computed by hand" $r
+    done
 done
 
 # splice: a known key replaced, an unknown one kept, text around untouched
@@ -73,4 +101,21 @@ grep -q '| step 06 persistent | 4096³ | 4 | 0.195 | 720.0 | 777.8 | 0.92 (0.90�
 check "render.sh splices the gemm table into the README" $?
 [ -z "$(ls "$T/png")" ]
 check "render.sh without gnuplot writes no PNG" $?
+
+# render.sh: step 10's model-against-tune table and the steps table of one
+# revision spliced, in a tree with step folders of its own
+mkdir "$T/tree" "$T/tree/res" "$T/tree/step01_a" "$T/tree/step06_b" "$T/tree/step10_c"
+cp "$HERE/report/step10.csv" "$T/tree/res/Test_GPU.csv"
+printf '<!-- BEGIN results step10_tune -->\n<!-- END results step10_tune -->\n' >"$T/tree/README.md"
+(cd "$T/tree" && GNUPLOT=/nonexistent/gnuplot PLOTS_OUT="$T/png" RESULTS_MD=README.md COURSE_GPU=Test_GPU \
+    sh "$ROOT/plots/render.sh" res >"$T/render.log" 2>&1) || cat "$T/render.log"
+grep -q '^| 1024×1024×14336 | 128x128/sk_l2 | 1.21 (1.20–1.22, 2 runs) | 64x128/dp | 1.26 | 0.960 | no |$' "$T/tree/README.md"
+check "render.sh splices step 10's model-against-tune table (step10_tune)" $?
+cp "$HERE/report/revs.csv" "$T/tree/res/Test_GPU.csv"
+printf '<!-- BEGIN results steps -->\n<!-- END results steps -->\n' >"$T/tree/README.md"
+(cd "$T/tree" && GNUPLOT=/nonexistent/gnuplot PLOTS_OUT="$T/png" RESULTS_MD=README.md COURSE_GPU=Test_GPU \
+    sh "$ROOT/plots/render.sh" res >"$T/render.log" 2>&1) || cat "$T/render.log"
+grep -q '^| \[10 c\](step10_c/) | .* | 760 · 790 TFLOP/s | 0.95 · 1.01 of cuBLAS |$' "$T/tree/README.md" &&
+    grep -q 'git rev `a` (one revision for every step)' "$T/tree/README.md"
+check "render.sh writes the steps table from one revision, and says which" $?
 exit $fail
