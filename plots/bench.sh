@@ -36,10 +36,14 @@
 #   comparisons: step 09 with its plan forced (--mode MODES_09, no --repeat)
 #   at MODES_SHAPES; the binary records them with chooser=forced, so the
 #   tables show them beside auto's runs, never as the step's headline.
+#   step 10's --tune (TUNE_10=1): once at every GEMM shape, --tune --explain
+#   --variant autotune_tuned (chooser=tune, no --repeat): what lesson 10's
+#   model-against-tune table reads, from the same revision as the model's rows.
 # Every row a run appends is checked for what the tables read: repeat is the
 # --repeat given (empty without), chooser is "forced" for a run with --mode
-# dp|sk and "default" (or empty, from a binary older than the column)
-# otherwise.  A row that says otherwise would put a comparison in a headline
+# dp|sk or --config, "tune" for --tune, "model" for step 10's other runs (its
+# model chose; the bench passes --no-cache) and "default" (or empty, from a
+# binary older than the column) otherwise.  A row that says otherwise would put a comparison in a headline
 # table: the run counts as failed, with the row's values.
 # Filters: STEPS="04 08" runs only those steps (and their peers); SHAPES=
 # "MxNxK ..." only those GEMM shapes (streaming is not filtered by SHAPES).
@@ -49,9 +53,10 @@
 # the binaries present (with STEPS= and SHAPES= applied), so a sweep can be
 # split into GPU calls of the length at hand.  The whole plan, as
 # tests/test_claims.sh counts it with stand-in binaries:
-#   steps 01-10 and peers 05-09 built: gemm 546 runs, all 581 runs
-#   (12 GEMM binaries x 43, 14 --stages, 8 --group, 8 --mode; 35 streaming)
-#   without the peers (BENCH_PEERS=0): gemm 331 runs, all 366 runs
+#   steps 01-10 and peers 05-09 built: gemm 569 runs, all 604 runs
+#   (12 GEMM binaries x 43, 14 --stages, 8 --group, 8 --mode, 23 --tune;
+#   35 streaming)
+#   without the peers (BENCH_PEERS=0): gemm 354 runs, all 389 runs
 # Times: the last line of a bench says how long it took.  Recorded ones (before the fair harness of
 # 585cb90, which made each GEMM run time ~2 ms per side, and flush the L2
 # where the input sets do not fit: runs take longer now):
@@ -104,6 +109,7 @@ GROUPS_07=${BENCH_GROUPS_07-"1 16"}
 # streams (its split) and at the 1024 x 1024 x K shapes of exercise 2
 MODES_SHAPES=${BENCH_MODES_SHAPES-"1024x1024x14336 1024x1024x2048 1024x1024x4096 1536x1536x8192"}
 MODES_09=${BENCH_MODES_09-"dp sk"}
+TUNE_10=${BENCH_TUNE_10-1}
 GEMM_STEPS="04 05 06 07 08 09 10"
 PEERS=${BENCH_PEERS-1}
 # -----------------------------------------------------------------------------
@@ -314,10 +320,13 @@ run() {
 check_row() {
     [ -n "$CSV" ] && [ -f "$CSV" ] || return 0
     want_rep="" want_ch=default
+    [ "$step" = 10 ] && want_ch=model   # its model chose (run passes --no-cache)
     while [ $# -gt 0 ]; do
         case $1 in
         --repeat) want_rep=$2; shift ;;
         --mode) case $2 in dp | sk) want_ch=forced ;; esac; shift ;;
+        --config) want_ch=forced; shift ;;
+        --tune) want_ch=tune ;;
         esac
         shift
     done
@@ -436,6 +445,12 @@ gemm_sweep() {
             [ -n "$modes" ] && shape_ok "$shape" || continue
             for md in $modes; do run_shape "$s" "$shape" --mode "$md"; done
         done
+    done
+    # step 10's --tune at every GEMM shape: what its model is measured against
+    case " $GB " in *" 10 "*) [ "$TUNE_10" = 1 ] || return 0 ;; *) return 0 ;; esac
+    say "step10: --tune at every GEMM shape, once (lesson 10's model-against-tune table)"
+    for shape in $GOAL_SHAPES $others; do
+        shape_ok "$shape" && run_shape 10 "$shape" --tune --explain --variant autotune_tuned
     done
 }
 
