@@ -48,14 +48,18 @@ typedef struct {
 
 typedef struct gemm_operands gemm_operands;   /* below */
 
-/* A step with a menu of configurations (step 10): the harness's --tune times
- * its candidates one by one through gemm_operands.candidate. */
+/* A step with a menu of configurations (step 10).  The harness checks
+ * --config against the menu, prints --explain, reads the tuning cache
+ * (tune_cache.h) and, with --tune, times the candidates one by one and
+ * stores the winner; it hands the step a candidate through
+ * gemm_operands.candidate, or leaves the choice to the step's model. */
 typedef struct {
+    int configs;                                   /* configurations on the menu */
+    const char *(*config_name)(int c);             /* "128x128": what --config names */
     /* (configuration, plan) candidates at these operands; their names */
     int (*candidates)(const gemm_operands *op);
     void (*candidate_name)(const gemm_operands *op, int i, char *buf, size_t len);
-    /* --tune's winner: remember it (the step's cache) */
-    void (*tuned)(const gemm_operands *op, int winner);
+    void (*explain)(const gemm_operands *op);      /* --explain: the model's reasons, once per run */
 } gemm_menu;
 
 /* A TMA step's launch descriptor (common/gemm_launch.cuh). */
@@ -84,10 +88,8 @@ struct gemm_operands {
     const gemm_launch_desc *launch;   /* step->launch_desc (steps 05+), or NULL */
     int mode;                 /* --mode: GEMM_MODE_AUTO, _DP or _SK (steps 09, 10) */
     /* Step 10's chooser (a step with a gemm_menu): */
-    const char *config;       /* --config NAME, or NULL */
-    int explain, no_cache;    /* --explain, --no-cache */
-    int candidate;            /* -1: the step chooses; i >= 0: --tune runs candidate i */
-    const char *tune_cache;   /* the cache file (next to the binary, under build/) */
+    int config;               /* --config: its index in the menu; -1: none */
+    int candidate;            /* -1: the step chooses; i >= 0: run candidate i (--tune's, the cache's) */
 };
 
 typedef struct {

@@ -1,6 +1,5 @@
 /* chooser.h — step 10's chooser: which configuration of the menu, with which
- * plan, for a GEMM of M x N x K on this GPU; and the tuning cache that
- * remembers what --tune measured.
+ * plan, for a GEMM of M x N x K on this GPU (--tune's cache: common/tune_cache.h).
  *
  * Plain C (HD, like the schedules), so tests/test_chooser.c runs it on the
  * CPU.  kernel.cu describes its menu to it (chooser_config: the tile of one
@@ -43,7 +42,6 @@
 #ifndef STEP10_CHOOSER_H
 #define STEP10_CHOOSER_H
 
-#include <stdio.h>
 #include <string.h>
 
 #include "stream_k_schedule.h"
@@ -194,82 +192,6 @@ SCHED_FN int chooser_pick(const chooser_estimate *e, int n)
 SCHED_FN const char *chooser_plan_name(const chooser_estimate *e)
 {
     return e->plan.sk_tiles == 0 ? "dp" : e->mode == SK_MODE_SK ? "sk" : "sk_l2";
-}
-
-/* ---- the tuning cache (host only) ---------------------------------------------
- * One line per tuned shape, appended by --tune:
- *   <key> <configuration>/<plan>
- * key = gpu=<name>|sms=<n>|cuda=<version>|menu=<hash>|rev=<git rev>|<M>x<N>x<K>
- * (spaces in the GPU name become '_').  The last line with the key wins.  A
- * line that does not parse, or whose candidate is not on this menu, is
- * refused with a message, and the model decides. */
-
-/* FNV-1a over the menu's names and tiles: a cache written for another menu
- * does not match. */
-static unsigned chooser_menu_hash(const chooser_config *menu, int n)
-{
-    unsigned h = 2166136261u;
-    for (int c = 0; c < n; ++c) {
-        char buf[64];
-        snprintf(buf, sizeof buf, "%s:%d:%d;", menu[c].name, menu[c].bm, menu[c].bn);
-        for (const char *p = buf; *p; ++p) h = (h ^ (unsigned char)*p) * 16777619u;
-    }
-    return h;
-}
-
-static void chooser_cache_key(char *buf, size_t len, const char *gpu, int sms, const char *cuda,
-                              unsigned menu_hash, const char *rev, int M, int N, int K)
-{
-    snprintf(buf, len, "gpu=%s|sms=%d|cuda=%s|menu=%08x|rev=%s|%dx%dx%d", gpu, sms, cuda, menu_hash, rev,
-             M, N, K);
-    for (char *p = buf; *p; ++p)
-        if (*p == ' ' || *p == '\t') *p = '_';
-}
-
-enum { CHOOSER_CACHE_MISS = 0, CHOOSER_CACHE_HIT = 1, CHOOSER_CACHE_BAD = 2 };
-
-/* Looks `key` up in `path`; on a hit copies the candidate ("128x128/dp") to
- * `cand`.  A line that does not parse is refused: `msg` names the last such
- * line, and the result is CHOOSER_CACHE_BAD when it carries this key (unless
- * a later good line of the key overrides it). */
-static int chooser_cache_lookup(const char *path, const char *key, char *cand, size_t cand_len, char *msg,
-                                size_t msg_len)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) return CHOOSER_CACHE_MISS;
-    char line[1024];
-    int rc = CHOOSER_CACHE_MISS, lineno = 0;
-    while (fgets(line, sizeof line, f)) {
-        ++lineno;
-        line[strcspn(line, "\r\n")] = '\0';
-        if (line[0] == '\0' || line[0] == '#') continue;
-        char k[768], c[128], extra[8];
-        const int got = sscanf(line, "%767s %127s %7s", k, c, extra);
-        const int key_match = got >= 1 && strcmp(k, key) == 0;
-        if (got != 2 || !strchr(c, '/')) {
-            snprintf(msg, msg_len, "%s:%d: not '<key> <configuration>/<plan>': '%.80s'", path, lineno, line);
-            if (key_match) rc = CHOOSER_CACHE_BAD;
-            continue;
-        }
-        if (!key_match) continue;
-        snprintf(cand, cand_len, "%s", c);
-        rc = CHOOSER_CACHE_HIT;
-    }
-    fclose(f);
-    return rc;
-}
-
-/* Appends `key cand`; returns 0, or -1 with msg filled. */
-static int chooser_cache_store(const char *path, const char *key, const char *cand, char *msg, size_t msg_len)
-{
-    FILE *f = fopen(path, "a");
-    if (!f || fprintf(f, "%s %s\n", key, cand) < 0) {
-        snprintf(msg, msg_len, "tuning cache %s: cannot append (the winner is not stored)", path);
-        if (f) fclose(f);
-        return -1;
-    }
-    fclose(f);
-    return 0;
 }
 
 #endif

@@ -904,22 +904,14 @@ static int menu_estimates(const gemm_operands *op, chooser_estimate *e)
 {
     static chooser_config cfg[MENU_SIZE];
     static chooser_device dev;
-    static int only = -2;
-    if (only == -2) {
+    if (!dev.sms) {
         for (int c = 0; c < MENU_SIZE; ++c) cfg[c] = MENU[c].c;
         dev = menu_device(op);
-        only = -1;
-        for (int c = 0; op->config && c < MENU_SIZE; ++c)
-            if (strcmp(op->config, cfg[c].name) == 0) only = c;
-        if (op->config && only < 0) {
-            fprintf(stderr, "--config: '%s' is not on the menu (", op->config);
-            for (int c = 0; c < MENU_SIZE; ++c) fprintf(stderr, "%s%s", c ? ", " : "", cfg[c].name);
-            fprintf(stderr, ")\n");
-            exit(EXIT_BAD_ARGS);
-        }
     }
-    return chooser_candidates(op->m, op->n, op->k, cfg, MENU_SIZE, only, op->mode, &dev, e);
+    return chooser_candidates(op->m, op->n, op->k, cfg, MENU_SIZE, op->config, op->mode, &dev, e);
 }
+
+static const char *menu_config_name(int c) { return MENU[c].c.name; }
 
 static void menu_candidate_name(const gemm_operands *op, int i, char *buf, size_t len)
 {
@@ -934,9 +926,11 @@ static int menu_candidates(const gemm_operands *op)
     return menu_estimates(op, e);
 }
 
-/* --explain: every candidate's reasons, then the choice. */
-static void menu_explain(const chooser_estimate *e, int n, int pick)
+/* --explain: every candidate's reasons, then the model's choice. */
+static void menu_explain(const gemm_operands *op)
 {
+    chooser_estimate e[CHOOSER_MAX_CANDIDATES];
+    const int n = menu_estimates(op, e), pick = chooser_pick(e, n);
     printf("explain: %-16s %6s %6s %5s %6s %8s %5s %8s %8s %8s\n", "candidate", "tiles", "waves", "fill",
            "B/MAC", "busiest", "power", "kt us", "DRAM us", "pred us");
     for (int i = 0; i < n; ++i)
@@ -946,69 +940,13 @@ static void menu_explain(const chooser_estimate *e, int n, int pick)
                e[i].t_dram_us, e[i].t_us, i == pick ? "  <- the model's choice" : "");
 }
 
-static void menu_cache_key(const gemm_operands *op, char *key, size_t len)
-{
-    cudaDeviceProp prop;
-    int dev = 0, rt = 0;
-    CUDA_CHECK(cudaGetDevice(&dev));
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-    CUDA_CHECK(cudaRuntimeGetVersion(&rt));
-    char cuda[16];
-    snprintf(cuda, sizeof cuda, "%d", rt);
-    chooser_config cfg[MENU_SIZE];
-    for (int c = 0; c < MENU_SIZE; ++c) cfg[c] = MENU[c].c;
-    chooser_cache_key(key, len, prop.name, op->num_sms, cuda, chooser_menu_hash(cfg, MENU_SIZE), GIT_REV,
-                      op->m, op->n, op->k);
-}
-
-/* The tuning cache's candidate for this shape, or -1 (a refused line says why). */
-static int menu_cached(const gemm_operands *op, const chooser_estimate *e, int n)
-{
-    char key[768], cand[128], msg[256] = "";
-    menu_cache_key(op, key, sizeof key);
-    const int rc = chooser_cache_lookup(op->tune_cache, key, cand, sizeof cand, msg, sizeof msg);
-    if (msg[0]) fprintf(stderr, "tuning cache: refused: %s\n", msg);
-    if (rc != CHOOSER_CACHE_HIT) return -1;
-    for (int i = 0; i < n; ++i) {
-        char name[64];
-        menu_candidate_name(op, i, name, sizeof name);
-        if (strcmp(name, cand) == 0) return i;
-    }
-    fprintf(stderr, "tuning cache: refused: %s names '%s', not a candidate here; the model decides\n",
-            op->tune_cache, cand);
-    return -1;
-}
-
-/* Who chooses, once per run: --tune's candidate; else the cache (not with
- * --no-cache, --config or --mode); else the model. */
-static int menu_choose(const gemm_operands *op, const char **source)
-{
-    static int chosen = -1;
-    static const char *chosen_by = "model";
-    if (op->candidate >= 0) {
-        *source = "tune";
-        return op->candidate;
-    }
-    if (chosen < 0) {
-        chooser_estimate e[CHOOSER_MAX_CANDIDATES];
-        const int n = menu_estimates(op, e);
-        const int forced = op->config || op->mode != GEMM_MODE_AUTO;
-        chosen = chooser_pick(e, n);
-        if (op->explain) menu_explain(e, n, chosen);
-        const int cached = forced || op->no_cache ? -1 : menu_cached(op, e, n);
-        if (cached >= 0) chosen = cached;
-        chosen_by = forced ? "forced" : cached >= 0 ? "cache" : "model";
-    }
-    *source = chosen_by;
-    return chosen;
-}
-
+/* The candidate the harness names (--tune's, or the tuning cache's), else
+ * the model's; then step 09's prepare at its configuration. */
 static void *menu_prepare(const gemm_operands *op)
 {
-    const char *source = NULL;
     chooser_estimate e[CHOOSER_MAX_CANDIDATES];
-    menu_estimates(op, e);
-    const int i = menu_choose(op, &source);
+    const int n = menu_estimates(op, e);
+    const int i = op->candidate >= 0 ? op->candidate : chooser_pick(e, n);
     const menu_config *m = &MENU[e[i].config];
     gemm_operands o = *op;
     o.launch = m->launch;
@@ -1018,7 +956,6 @@ static void *menu_prepare(const gemm_operands *op)
     p->config = e[i].config;
     op->report->config = m->c.name;
     op->report->mode = chooser_plan_name(&e[i]);
-    op->report->chooser = source;
     op->report->stages = o.stages;
     op->report->cluster = CLUSTER_SIZE;
     return p;
@@ -1048,17 +985,6 @@ static size_t menu_workspace_bytes(const gemm_operands *op)
     return FLAGS_BYTES(op->num_sms) + most * (size_t)op->num_sms;
 }
 
-static void menu_tuned(const gemm_operands *op, int winner)
-{
-    char key[768], name[64], msg[256];
-    menu_candidate_name(op, winner, name, sizeof name);
-    menu_cache_key(op, key, sizeof key);
-    if (op->no_cache) printf("tune: winner %s (--no-cache: not stored)\n", name);
-    else if (chooser_cache_store(op->tune_cache, key, name, msg, sizeof msg) == 0)
-        printf("tune: winner %s, stored in %s\n", name, op->tune_cache);
-    else fprintf(stderr, "%s\n", msg);
-}
-
 static void menu_summary(char *buf, size_t len)
 {
     int n = snprintf(buf, len, "autotuned GEMM: step 09's kernel (pingpong, clusters of 2 sharing A, "
@@ -1070,7 +996,7 @@ static void menu_summary(char *buf, size_t len)
 
 int main(int argc, char **argv)
 {
-    static const gemm_menu menu = {menu_candidates, menu_candidate_name, menu_tuned};
+    static const gemm_menu menu = {MENU_SIZE, menu_config_name, menu_candidates, menu_candidate_name, menu_explain};
     char summary[320];
     menu_summary(summary, sizeof summary);
     const gemm_step step = {
