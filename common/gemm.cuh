@@ -73,6 +73,8 @@ struct gemm_operands {
     int stages;               /* --stages */
     int num_sms;              /* for persistent grids */
     int smem_optin;           /* shared memory one CTA may opt in to, bytes (device attribute) */
+    int l2_bytes;             /* L2 size, bytes (device attribute) */
+    double dram_gbs;          /* memory bandwidth, GB/s (device_info) */
     int group;                /* --group: tile-scheduler group size (steps 06-09) */
     void *plan;               /* what step->prepare built for these buffers, or NULL */
     trace_ctx trace;          /* tracing off unless --trace (recs == NULL) */

@@ -410,6 +410,7 @@ static void gemm_alloc_operands(gemm_run *r)
         op->a = r->da[s]; op->b = r->db[s]; op->d = r->dd[s];
         op->stages = o->stages; op->num_sms = r->di.num_sms;
         op->smem_optin = (int)r->di.prop.sharedMemPerBlockOptin; op->group = o->group;
+        op->l2_bytes = r->di.prop.l2CacheSize; op->dram_gbs = r->di.dram_gbs;
         op->trace = trace_disabled(); op->plant_bug = o->plant_bug;
         op->launch = step->launch_desc;
         op->mode = o->mode;

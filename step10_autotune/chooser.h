@@ -69,7 +69,6 @@ typedef struct {
 } chooser_config;
 
 typedef struct {
-    int sms;             /* multiprocessors (device attribute) */
     int clusters;        /* clusters of 2 that can be resident at once (occupancy query) */
     double l2_bytes;     /* L2 size (device attribute) */
     double dram_gbs;     /* memory bandwidth, GB/s (memory clock x bus width) */

@@ -879,23 +879,15 @@ static const menu_config MENU[] = {
 #define MENU_SIZE ((int)(sizeof MENU / sizeof MENU[0]))
 
 /* ---- the chooser's host side ----------------------------------------------------
- * What the chooser needs from the device: SM count, resident clusters (the
- * occupancy query the plan uses), L2 size, memory bandwidth. */
+ * What the chooser needs from the device: the clusters that can be resident
+ * (the occupancy query the plan uses), the L2 size, the memory bandwidth. */
 static chooser_device menu_device(const gemm_operands *op)
 {
-    chooser_device d;
-    int dev = 0, l2 = 0, mem_khz = 0, bus_bits = 0;
-    CUDA_CHECK(cudaGetDevice(&dev));
-    CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
-    CUDA_CHECK(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev));
-    CUDA_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev));
     gemm_operands o = *op;
     o.launch = MENU[0].launch;
     o.stages = gemm_stages_that_fit(o.launch, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
-    d.sms = op->num_sms;
-    d.clusters = gemm_persistent_grid(o.launch, &o, 1 << 28) / CLUSTER_SIZE;
-    d.l2_bytes = l2;
-    d.dram_gbs = 2.0 * mem_khz * 1e3 * (bus_bits / 8.0) / 1e9;   /* double data rate */
+    const chooser_device d = {gemm_persistent_grid(o.launch, &o, 1 << 28) / CLUSTER_SIZE, (double)op->l2_bytes,
+                              op->dram_gbs};
     return d;
 }
 
@@ -904,7 +896,7 @@ static int menu_estimates(const gemm_operands *op, chooser_estimate *e)
 {
     static chooser_config cfg[MENU_SIZE];
     static chooser_device dev;
-    if (!dev.sms) {
+    if (!dev.clusters) {
         for (int c = 0; c < MENU_SIZE; ++c) cfg[c] = MENU[c].c;
         dev = menu_device(op);
     }

@@ -14,7 +14,7 @@ static const chooser_config menu[3] = {
     {"128x128", 128, 128, CHOOSER_KT_US_128x128},
     {"128x192", 128, 192, CHOOSER_KT_US_128x192},
 };
-static const chooser_device h100 = {132, 66, 50.0 * 1024 * 1024, 3352.0};
+static const chooser_device h100 = {66, 50.0 * 1024 * 1024, 3352.0};
 
 /* Every plan once per configuration; all three modes where auto streams. */
 START_TEST(test_chooser_candidates)
