@@ -140,7 +140,7 @@ static __device__ __forceinline__ void wgmma_tile_k16(float *acc, uint64_t da, u
 #endif
 #define EPI_BYTES (EPI_BUFS * EPI_SUB_BYTES)    /* 16 KiB */
 #define EPI_CHUNKS (BN / EPI_COLS)              /* sub-tiles per m64 block */
-#define EPI_REGS (ACC_REGS / EPI_CHUNKS)        /* 32 accumulators per sub-tile */
+#define EPI_REGS (EPI_ROWS * EPI_COLS / WG_THREADS)   /* 32 accumulators per sub-tile, any tile */
 
 /* Named barriers (named_barrier.cuh).  Id 0 is __syncthreads'.  Each
  * kind has one id per consumer warpgroup c = 0, 1 (warpgroups 1, 2): the
@@ -193,19 +193,6 @@ static_assert(SMEM_ALIGN == SMEM_LAYOUT_ALIGN, "the layout rounds the base to th
 static_assert(BK * 2 == WGMMA_SW128_ROW_BYTES, "a k-tile row must be one 128-byte swizzle row");
 static_assert(EPI_SUB_BYTES % SMEM_ALIGN == 0, "every D buffer must start on a swizzle atom");
 static_assert(EPI_COLS * 2 == WGMMA_SW128_ROW_BYTES, "an epilogue row must be one swizzle row");
-/* The rules that depend on the tile, checked for every configuration the
- * menu instantiates (the host's LAUNCH of each configuration calls it). */
-template <int WG_M_BLOCKS, int BN>
-static constexpr int config_checks()
-{
-    static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0,
-                  "every A and B box must start on a 1024-byte swizzle atom");
-    static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
-    static_assert(A_HALF_BYTES % SMEM_ALIGN == 0, "each CTA's half of A must start on a swizzle atom");
-    static_assert(BN % EPI_COLS == 0, "BN must be a multiple of the 64-column store sub-tile");
-    static_assert(PRODUCER_REGS >= 24 && PRODUCER_REGS % 8 == 0, "setmaxnreg: a multiple of 8, >= 24");
-    return 1;
-}
 
 /* ---- stream-K: the plan and the workspace ---------------------------------------
  * The workspace is the harness's, zeroed once (flags hold the launch number:
@@ -522,7 +509,6 @@ static __device__ __forceinline__ void consumer_mainloop(consumer_ctx *cc, float
  * accumulators 32j .. 32j+31 of acc[mb]; wgmma_acc_col: register i is in
  * column 8(i/4) + ...).  cc->stores, the sub-tiles stored in this turn,
  * picks the buffer. */
-template <int WG_M_BLOCKS, int BN>
 static __device__ __forceinline__ void epilogue_store_subtile(const kernel_params *P, consumer_ctx *cc,
                                                               const float *acc_sub, int row0, int col0)
 {
@@ -566,7 +552,7 @@ static __device__ __forceinline__ void epilogue_store(const kernel_params *P, co
         for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
 #pragma unroll
             for (int j = 0; j < EPI_CHUNKS; ++j)
-                epilogue_store_subtile<WG_M_BLOCKS, BN>(P, cc, &acc[mb][EPI_REGS * j], m0 + 64 * mb, n0 + EPI_COLS * j);
+                epilogue_store_subtile(P, cc, &acc[mb][EPI_REGS * j], m0 + 64 * mb, n0 + EPI_COLS * j);
         /* Hand the buffers over only once my stores have read them:
          * the partner's first st.shared would otherwise race the TMA
          * unit.  Only the committing thread can wait. */
@@ -778,7 +764,7 @@ static const gemm_launch_desc LAUNCH = {
     .kernel_traced = (const void *)pingpong_kernel_traced<WG_M_BLOCKS, BN>,
     .threads = THREADS,
     .smem = SMEM_CONFIG,
-    .min_stages = config_checks<WG_M_BLOCKS, BN>() * MIN_STAGES,
+    .min_stages = MIN_STAGES,
     .cluster = CLUSTER_SIZE,
     .cooperative = 1,   /* combines with the cluster dimension */
 };
@@ -813,6 +799,13 @@ static void stream_k_plan_print(const step_plan *p)
 template <int WG_M_BLOCKS, int BN>
 static step_plan *config_prepare(const gemm_operands *op)
 {
+    /* The rules that depend on the tile, checked for every configuration. */
+    static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0,
+                  "every A and B box must start on a 1024-byte swizzle atom");
+    static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
+    static_assert(A_HALF_BYTES % SMEM_ALIGN == 0, "each CTA's half of A must start on a swizzle atom");
+    static_assert(BN % EPI_COLS == 0, "BN must be a multiple of the 64-column store sub-tile");
+    static_assert(PRODUCER_REGS >= 24 && PRODUCER_REGS % 8 == 0, "setmaxnreg: a multiple of 8, >= 24");
     step_plan *p = (step_plan *)gemm_plan_alloc(sizeof *p, STEP_ID);
     kernel_params *P = &p->P;
     gemm_encode_ab(&P->map_a, &P->map_b, op, A_HALF_ROWS, BN, BK);
