@@ -118,7 +118,8 @@ typedef struct {
      * bytes for these operands (0 or NULL: none). */
     size_t (*workspace_bytes)(const gemm_operands *op);
     /* Steps 05+: the kernel and its launch (gemm_launch.cuh); the harness
-     * hands it to prepare and launch in gemm_operands.launch. */
+     * hands it to prepare and launch in gemm_operands.launch.  NULL in step
+     * 10: one per configuration, which the step hands on itself. */
     const gemm_launch_desc *launch_desc;
     /* 1: the step has a stream-K schedule and takes --mode (step 09). */
     int has_mode;

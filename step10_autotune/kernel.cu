@@ -184,9 +184,10 @@ static __device__ __forceinline__ void pingpong_pass_turn(int bar, int c)
 /* 2: the release runs one k-tile late (wgmma_wait_group(1) below), so one slot
  * is always held by the wgmmas in flight and the producer needs another. */
 #define MIN_STAGES 2
-/* At most 8, step 03's ceiling (SMEM_LAYOUT_MAX_STAGES); without --stages a
- * configuration gets the most the device holds (menu_prepare): 6 for
- * 128 x 128, 5 for 128 x 192's 40 KiB stages, 8 for 64 x 128's 24 KiB. */
+/* At most 8, step 03's ceiling; with 32 KiB stages and 16 KiB of epilogue
+ * buffers the budget decides: 6 (5 for 128 x 192, 8 for 64 x 128). */
+#define MAX_STAGES SMEM_LAYOUT_MAX_STAGES
+#define DEFAULT_STAGES 0                       /* the most the chosen configuration fits (step_prepare) */
 #define STEP_ID "10"                           /* the step's number, in messages too */
 
 static_assert(SMEM_ALIGN == SMEM_LAYOUT_ALIGN, "the layout rounds the base to the swizzle atom");
@@ -752,7 +753,7 @@ pingpong_kernel_traced(const __grid_constant__ kernel_params P)
     gemm_cta<WG_M_BLOCKS, BN>(&P, 1);
 }
 
-/* ---- host: one configuration's plan and launch, as in step 09 -----------------
+/* ---- host: step 08's plan plus the stream-K plan, and the launch --------------
  * A plan that streams launches cooperatively: every CTA resident or the
  * launch fails (an owner spins on a writer's flag, which a CTA waiting for an
  * SM would never raise).  Whole tiles launch as step 08.  One descriptor
@@ -772,7 +773,7 @@ static const gemm_launch_desc LAUNCH = {
 typedef struct {
     kernel_params P;
     int grid;                 /* the plan's units, in CTAs */
-    int config, stages;       /* the menu's configuration and the ring it runs with */
+    int config;               /* the menu's configuration (below) */
 } step_plan;
 
 /* The workspace: the flags first, one per CTA of the largest grid, then the
@@ -795,7 +796,9 @@ static void stream_k_plan_print(const step_plan *p)
            s->tiles - s->sk_tiles);
 }
 
-/* Step 09's prepare for one configuration; op->mode is the plan's mode. */
+/* T cluster tiles of KT k-tiles on U co-resident clusters, --mode.  Whole
+ * tiles keep step 08's grid (min(T, U)) and walk; a plan that streams may
+ * use more clusters: the walk table is built for the plan's grid, once. */
 template <int WG_M_BLOCKS, int BN>
 static step_plan *config_prepare(const gemm_operands *op)
 {
@@ -823,9 +826,17 @@ static step_plan *config_prepare(const gemm_operands *op)
     P->sk.plan = sk_plan_make(P->sched.sched.num_tiles, P->k_tiles, units, op->mode);
     p->grid = P->sk.plan.units * CLUSTER_SIZE;
     P->walk_start = cluster_walk_table(&LAUNCH<WG_M_BLOCKS, BN>, op, p->grid);
-    p->stages = op->stages;
+    op->report->cluster = CLUSTER_SIZE;
+    /* The CSV's mode column: what runs, auto's choice resolved. */
+    op->report->mode = P->sk.plan.sk_tiles == 0 ? "dp" : op->mode == GEMM_MODE_SK ? "sk" : "sk_l2";
     stream_k_plan_print(p);
     return p;
+}
+
+static void step_release(void *plan)
+{
+    CUDA_CHECK(cudaFree((void *)((step_plan *)plan)->P.walk_start));
+    gemm_plan_free(plan);
 }
 
 template <int WG_M_BLOCKS, int BN>
@@ -870,6 +881,15 @@ static const menu_config MENU[] = {
     MENU_CONFIG("128x192", 2, 192, CHOOSER_KT_US_128x192),
 };
 #define MENU_SIZE ((int)(sizeof MENU / sizeof MENU[0]))
+
+/* One workspace for every candidate (--tune runs them in turn on it): flags,
+ * then the largest partial of the menu for every CTA. */
+static size_t step_workspace_bytes(const gemm_operands *op)
+{
+    size_t most = 0;
+    for (int c = 0; c < MENU_SIZE; ++c) most = MENU[c].partial_bytes > most ? MENU[c].partial_bytes : most;
+    return FLAGS_BYTES(op->num_sms) + most * (size_t)op->num_sms;
+}
 
 /* ---- the chooser's host side ----------------------------------------------------
  * What the chooser needs from the device: the clusters that can be resident
@@ -927,7 +947,7 @@ static void menu_explain(const gemm_operands *op)
 
 /* The candidate the harness names (--tune's, or the tuning cache's), else
  * the model's; then step 09's prepare at its configuration. */
-static void *menu_prepare(const gemm_operands *op)
+static void *step_prepare(const gemm_operands *op)
 {
     chooser_estimate e[CHOOSER_MAX_CANDIDATES];
     const int n = menu_estimates(op, e);
@@ -940,34 +960,17 @@ static void *menu_prepare(const gemm_operands *op)
     step_plan *p = m->prepare(&o);
     p->config = e[i].config;
     op->report->config = m->c.name;
-    op->report->mode = chooser_plan_name(&e[i]);
     op->report->stages = o.stages;
-    op->report->cluster = CLUSTER_SIZE;
     return p;
 }
 
-static void menu_launch(const gemm_operands *op, cudaStream_t stream)
+static void step_launch(const gemm_operands *op, cudaStream_t stream)
 {
     const step_plan *p = (const step_plan *)op->plan;
     gemm_operands o = *op;
-    o.stages = p->stages;
+    o.stages = p->P.stages;
     o.launch = MENU[p->config].launch;
     MENU[p->config].run(&o, stream);
-}
-
-static void menu_release(void *plan)
-{
-    CUDA_CHECK(cudaFree((void *)((step_plan *)plan)->P.walk_start));
-    gemm_plan_free(plan);
-}
-
-/* One workspace for every candidate (--tune runs them in turn on it): flags,
- * then the largest partial of the menu for every CTA. */
-static size_t menu_workspace_bytes(const gemm_operands *op)
-{
-    size_t most = 0;
-    for (int c = 0; c < MENU_SIZE; ++c) most = MENU[c].partial_bytes > most ? MENU[c].partial_bytes : most;
-    return FLAGS_BYTES(op->num_sms) + most * (size_t)op->num_sms;
 }
 
 static void menu_summary(char *buf, size_t len)
@@ -990,17 +993,16 @@ int main(int argc, char **argv)
         .summary = summary,
         .variant = "autotune_cluster2",
         .min_stages = MIN_STAGES,
-        .max_stages = SMEM_LAYOUT_MAX_STAGES,
-        .default_stages = 0,   /* 0: the most the chosen configuration fits */
+        .max_stages = MAX_STAGES,
+        .default_stages = DEFAULT_STAGES,
         .need = {9, 0, 1, "wgmma, setmaxnreg and TMA need an sm_90a (Hopper H100/H200) GPU"},
-        .prepare = menu_prepare,
-        .release = menu_release,
-        .launch = menu_launch,
+        .prepare = step_prepare,
+        .release = step_release,
+        .launch = step_launch,
         .trace_units = 1 + CONSUMER_WGS,
         .trace_unit_kind = "warpgroup",
         .has_group = 1,
-        .workspace_bytes = menu_workspace_bytes,
-        .launch_desc = MENU[0].launch,
+        .workspace_bytes = step_workspace_bytes,
         .has_mode = 1,
         .plant_bugs = (1u << BUG_PRODUCER_PHASE0) | (1u << BUG_SKIP_COMMIT) | (1u << BUG_SKIP_RELEASE) |
                       (1u << BUG_SKIP_NAMED_ARRIVE) | (1u << BUG_SKIP_REMOTE_RELEASE) |
