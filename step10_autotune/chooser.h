@@ -87,20 +87,7 @@ typedef struct {
     double kt_us, t_mma_us, t_dram_us, t_us;   /* k-tile time; mainloop; DRAM floor; total */
 } chooser_estimate;
 
-/* Which plan a mode makes for this configuration (sk_plan_make), over the
- * cluster tiles of its tile. */
-SCHED_FN sk_plan chooser_plan(int M, int N, int K, const chooser_config *c, const chooser_device *d,
-                              int mode, int *tiles, int *cluster_tiles)
-{
-    const int tm = (M + c->bm - 1) / c->bm, tn = (N + c->bn - 1) / c->bn;
-    *tiles = tm * tn;
-    *cluster_tiles = tm * ((tn + CHOOSER_CLUSTER - 1) / CHOOSER_CLUSTER);
-    return sk_plan_make(*cluster_tiles, (K + CHOOSER_BK - 1) / CHOOSER_BK, d->clusters, mode);
-}
-
-/* The DRAM floor, us: A and B once, or once per wave when the panels one
- * wave touches (every busy cluster's rows of A and columns of B, K deep) do
- * not fit in the L2; D once. */
+/* The DRAM floor, us; a wave's panels: its busy clusters' rows of A and columns of B, K deep. */
 SCHED_FN double chooser_dram_us(int M, int N, int K, const chooser_config *c, const chooser_device *d,
                                 double waves)
 {
@@ -124,7 +111,11 @@ SCHED_FN chooser_estimate chooser_estimate_of(int M, int N, int K, const chooser
     memset(&e, 0, sizeof e);
     e.config = config;
     e.mode = mode;
-    e.plan = chooser_plan(M, N, K, c, d, mode, &e.tiles, &e.cluster_tiles);
+    /* the plan this mode makes over the cluster tiles of this tile (sk_plan_make) */
+    const int tm = (M + c->bm - 1) / c->bm, tn = (N + c->bn - 1) / c->bn;
+    e.tiles = tm * tn;
+    e.cluster_tiles = tm * ((tn + CHOOSER_CLUSTER - 1) / CHOOSER_CLUSTER);
+    e.plan = sk_plan_make(e.cluster_tiles, (K + CHOOSER_BK - 1) / CHOOSER_BK, d->clusters, mode);
     e.waves = (double)e.cluster_tiles / d->clusters;
     const int rem = e.cluster_tiles % d->clusters;
     e.last_wave_fill = rem ? (double)rem / d->clusters : 1.0;

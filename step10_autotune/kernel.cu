@@ -75,12 +75,9 @@
  *              0.54x cuBLAS).  Two m64 blocks give two independent chains.
  * Measured (NOTES.md): 128 x 128 is the default; 128 x 192 is faster where
  * its tiles divide the grid of SMs well (8192^3) and slower where they do
- * not (4096^3: 704 tiles = 5.3 per SM, so some SMs run 6).
- *   make step09 BUILD=build/v NVCC_EXTRA="-DBN=192"   (the register split follows) */
-/* Step 10: WG_M_BLOCKS and BN are no longer macros but the two template
- * parameters of every function below that depends on the tile (the menu,
- * at the end of the file, instantiates them); the macros derived from them
- * expand inside those functions, where the names are the parameters. */
+ * not (4096^3: 704 tiles = 5.3 per SM, so some SMs run 6).  Step 10 runs
+ * a menu of tiles: WG_M_BLOCKS and BN are the template parameters of every
+ * function that depends on the tile, and the macros below expand there. */
 #define CONSUMER_WGS 2
 #define WG_THREADS 128                          /* 4 warps: one warpgroup */
 #define BM (64 * WG_M_BLOCKS)                   /* rows of one warpgroup's tile */
@@ -92,7 +89,6 @@
 #define B_STAGE_BYTES (BN * BK * 2)             /* the B box, BN rows x 128 B */
 #define STAGE_BYTES (A_STAGE_BYTES + B_STAGE_BYTES)   /* also the expect_tx count */
 #define SMEM_ALIGN 1024                         /* SWIZZLE_128B atom: 8 rows x 128 B */
-/* The wgmma of a BN-wide k16 step (a wrapper per width in wgmma.cuh). */
 template <int BN>
 static __device__ __forceinline__ void wgmma_tile_k16(float *acc, uint64_t da, uint64_t db, int accumulate)
 {
@@ -776,10 +772,9 @@ typedef struct {
     int config;               /* the menu's configuration (below) */
 } step_plan;
 
-/* The workspace: the flags first, one per CTA of the largest grid, then the
- * partials at a fixed offset, so that configurations whose partials differ in
- * size (--tune runs them in turn on one workspace) never write a partial
- * over another's flag. */
+/* The workspace: a flag per CTA of the largest grid first, then the partials
+ * at a fixed offset, so that configurations whose partials differ in size
+ * (--tune runs them in turn on it) never write a partial over a flag. */
 #define FLAGS_BYTES(sms) (((size_t)(sms) * sizeof(uint32_t) + 1023) / 1024 * 1024)
 template <int WG_M_BLOCKS, int BN>
 static constexpr size_t partial_bytes() { return PARTIAL_BYTES; }   /* 32-96 KiB per CTA */
@@ -858,12 +853,9 @@ static void config_launch(const gemm_operands *op, cudaStream_t stream)
 }
 
 /* ---- the menu ------------------------------------------------------------------
- * The configurations, each the kernel above instantiated at one tile of one
- * consumer warpgroup (NOTES.md: why these three; each wins bench shapes):
- *    64 x 128  twice the tiles of 128 x 128: fills the SMs where there are few
- *   128 x 128  step 09's tile
- *   128 x 192  fewer bytes per multiply-add, for shapes whose tile count it
- *              divides into whole waves */
+ * The kernel above at one tile of one consumer warpgroup each; each wins bench
+ * shapes (NOTES.md): 64 x 128 has twice the tiles, to fill the SMs where there
+ * are few; 128 x 192 moves fewer bytes per MAC and fills waves 128 x 128 does not. */
 typedef struct {
     chooser_config c;
     const gemm_launch_desc *launch;
@@ -882,8 +874,7 @@ static const menu_config MENU[] = {
 };
 #define MENU_SIZE ((int)(sizeof MENU / sizeof MENU[0]))
 
-/* One workspace for every candidate (--tune runs them in turn on it): flags,
- * then the largest partial of the menu for every CTA. */
+/* One workspace for every candidate (above): the flags, then the menu's largest partial per CTA. */
 static size_t step_workspace_bytes(const gemm_operands *op)
 {
     size_t most = 0;
@@ -892,26 +883,21 @@ static size_t step_workspace_bytes(const gemm_operands *op)
 }
 
 /* ---- the chooser's host side ----------------------------------------------------
- * What the chooser needs from the device: the clusters that can be resident
+ * The candidates at these operands (--config and --mode narrow them).  What
+ * the chooser needs from the device, once: the clusters that can be resident
  * (the occupancy query the plan uses), the L2 size, the memory bandwidth. */
-static chooser_device menu_device(const gemm_operands *op)
-{
-    gemm_operands o = *op;
-    o.launch = MENU[0].launch;
-    o.stages = gemm_stages_that_fit(o.launch, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
-    const chooser_device d = {gemm_persistent_grid(o.launch, &o, 1 << 28) / CLUSTER_SIZE, (double)op->l2_bytes,
-                              op->dram_gbs};
-    return d;
-}
-
-/* The candidates at these operands (--config and --mode narrow them). */
 static int menu_estimates(const gemm_operands *op, chooser_estimate *e)
 {
     static chooser_config cfg[MENU_SIZE];
     static chooser_device dev;
     if (!dev.clusters) {
+        gemm_operands o = *op;
+        o.launch = MENU[0].launch;
+        o.stages = gemm_stages_that_fit(o.launch, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
+        const chooser_device d = {gemm_persistent_grid(o.launch, &o, 1 << 28) / CLUSTER_SIZE,
+                                  (double)op->l2_bytes, op->dram_gbs};
+        dev = d;
         for (int c = 0; c < MENU_SIZE; ++c) cfg[c] = MENU[c].c;
-        dev = menu_device(op);
     }
     return chooser_candidates(op->m, op->n, op->k, cfg, MENU_SIZE, op->config, op->mode, &dev, e);
 }
@@ -945,8 +931,8 @@ static void menu_explain(const gemm_operands *op)
                e[i].t_dram_us, e[i].t_us, i == pick ? "  <- the model's choice" : "");
 }
 
-/* The candidate the harness names (--tune's, or the tuning cache's), else
- * the model's; then step 09's prepare at its configuration. */
+/* The candidate the harness names (--tune's, or the tuning cache's), else the
+ * model's; its configuration's prepare, with the most stages it fits unless --stages. */
 static void *step_prepare(const gemm_operands *op)
 {
     chooser_estimate e[CHOOSER_MAX_CANDIDATES];
@@ -973,20 +959,14 @@ static void step_launch(const gemm_operands *op, cudaStream_t stream)
     MENU[p->config].run(&o, stream);
 }
 
-static void menu_summary(char *buf, size_t len)
-{
-    int n = snprintf(buf, len, "autotuned GEMM: step 09's kernel (pingpong, clusters of 2 sharing A, "
-                     "stream-K) at a menu of tiles per consumer warpgroup:");
-    for (int c = 0; c < MENU_SIZE && n > 0 && (size_t)n < len; ++c)
-        n += snprintf(buf + n, len - (size_t)n, " %s", MENU[c].c.name);
-    if (n > 0 && (size_t)n < len) snprintf(buf + n, len - (size_t)n, "; chosen by a model, the cache or --tune");
-}
-
 int main(int argc, char **argv)
 {
     static const gemm_menu menu = {MENU_SIZE, menu_config_name, menu_candidates, menu_candidate_name, menu_explain};
-    char summary[320];
-    menu_summary(summary, sizeof summary);
+    char summary[320] = "autotuned GEMM: step 09's kernel (pingpong, clusters of 2 sharing A, stream-K) at a "
+                        "menu of tiles per consumer warpgroup:";
+    for (int c = 0; c < MENU_SIZE; ++c)
+        snprintf(summary + strlen(summary), sizeof summary - strlen(summary), " %s", MENU[c].c.name);
+    snprintf(summary + strlen(summary), sizeof summary - strlen(summary), "; chosen by a model, the cache or --tune");
     const gemm_step step = {
         .step = STEP_ID,
         .name = "autotune",
