@@ -169,7 +169,7 @@ static int parse_mode(int flag, const char *a, const args_limits *lim, args_opti
 }
 
 /* --config NAME, --explain, --tune, --no-cache: only a step with a menu of
- * configurations (step 10) has them; the step checks NAME against its menu. */
+ * configurations (step 10) has them; the harness checks NAME against the menu. */
 static int parse_menu_flag(int flag, const char *a, const args_limits *lim, args_options *o, char *msg,
                            size_t len)
 {

@@ -51,7 +51,7 @@ typedef struct {
     int ref_vs_ref;             /* --ref-vs-ref: time cuBLAS against itself through the step's
                                  * path (the harness's A/A test; gemm_impl.cuh) */
     /* a step with a menu of configurations (step 10) */
-    const char *config;         /* --config NAME: force one (the step checks the name); NULL: choose */
+    const char *config;         /* --config NAME: force one (gemm_impl.cuh checks the name); NULL: choose */
     int explain;                /* --explain: print the model's reasons */
     int tune;                   /* --tune: time every candidate here, run and cache the winner */
     int no_cache;               /* --no-cache: neither read nor write the tuning cache */

@@ -48,14 +48,18 @@ typedef struct {
 
 typedef struct gemm_operands gemm_operands;   /* below */
 
-/* A step with a menu of configurations (step 10): the harness's --tune times
- * its candidates one by one through gemm_operands.candidate. */
+/* A step with a menu of configurations (step 10).  The harness checks
+ * --config against the menu, prints --explain, reads the tuning cache
+ * (tune_cache.h) and, with --tune, times the candidates one by one and
+ * stores the winner; it hands the step a candidate through
+ * gemm_operands.candidate, or leaves the choice to the step's model. */
 typedef struct {
+    int configs;                                   /* configurations on the menu */
+    const char *(*config_name)(int c);             /* "128x128": what --config names */
     /* (configuration, plan) candidates at these operands; their names */
     int (*candidates)(const gemm_operands *op);
     void (*candidate_name)(const gemm_operands *op, int i, char *buf, size_t len);
-    /* --tune's winner: remember it (the step's cache) */
-    void (*tuned)(const gemm_operands *op, int winner);
+    void (*explain)(const gemm_operands *op);      /* --explain: the model's reasons, once per run */
 } gemm_menu;
 
 /* A TMA step's launch descriptor (common/gemm_launch.cuh). */
@@ -69,6 +73,8 @@ struct gemm_operands {
     int stages;               /* --stages */
     int num_sms;              /* for persistent grids */
     int smem_optin;           /* shared memory one CTA may opt in to, bytes (device attribute) */
+    int l2_bytes;             /* L2 size, bytes (device attribute) */
+    double dram_gbs;          /* memory bandwidth, GB/s (device_info) */
     int group;                /* --group: tile-scheduler group size (steps 06-09) */
     void *plan;               /* what step->prepare built for these buffers, or NULL */
     trace_ctx trace;          /* tracing off unless --trace (recs == NULL) */
@@ -84,10 +90,8 @@ struct gemm_operands {
     const gemm_launch_desc *launch;   /* step->launch_desc (steps 05+), or NULL */
     int mode;                 /* --mode: GEMM_MODE_AUTO, _DP or _SK (steps 09, 10) */
     /* Step 10's chooser (a step with a gemm_menu): */
-    const char *config;       /* --config NAME, or NULL */
-    int explain, no_cache;    /* --explain, --no-cache */
-    int candidate;            /* -1: the step chooses; i >= 0: --tune runs candidate i */
-    const char *tune_cache;   /* the cache file (next to the binary, under build/) */
+    int config;               /* --config: its index in the menu; -1: none */
+    int candidate;            /* -1: the step chooses; i >= 0: run candidate i (--tune's, the cache's) */
 };
 
 typedef struct {
@@ -114,7 +118,8 @@ typedef struct {
      * bytes for these operands (0 or NULL: none). */
     size_t (*workspace_bytes)(const gemm_operands *op);
     /* Steps 05+: the kernel and its launch (gemm_launch.cuh); the harness
-     * hands it to prepare and launch in gemm_operands.launch. */
+     * hands it to prepare and launch in gemm_operands.launch.  NULL in step
+     * 10: one per configuration, which the step hands on itself. */
     const gemm_launch_desc *launch_desc;
     /* 1: the step has a stream-K schedule and takes --mode (step 09). */
     int has_mode;

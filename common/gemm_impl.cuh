@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rotation.h"
+#include "tune_cache.h"
 
 /* ---- L2 flush --------------------------------------------------------------
  * Reads a buffer of twice the L2's size, so every line an earlier launch left
@@ -313,6 +314,85 @@ static void gemm_alloc_device(gemm_run *r)
     CUDA_CHECK(cudaMalloc((void **)&r->dref, r->bytes_d));
 }
 
+/* ---- a step with a menu (step 10): --config, --explain, the tuning cache ------
+ * Before the first plan: --config's name becomes its index on the menu (a
+ * name not on it: exit 2), --explain prints the model's reasons, and the
+ * tuning cache (tune_cache.h) may name the candidate to run: not with
+ * --no-cache, nor when --config or --mode forces the choice.  --tune
+ * (below) stores its winner there. */
+static int gemm_menu_config(const gemm_run *r)
+{
+    const gemm_menu *menu = r->step->menu;
+    if (!r->o.config) return -1;
+    for (int c = 0; c < menu->configs; ++c)
+        if (strcmp(r->o.config, menu->config_name(c)) == 0) return c;
+    fprintf(stderr, "--config: '%s' is not on the menu (", r->o.config);
+    for (int c = 0; c < menu->configs; ++c) fprintf(stderr, "%s%s", c ? ", " : "", menu->config_name(c));
+    fprintf(stderr, ")\n");
+    exit(EXIT_BAD_ARGS);
+}
+
+/* The cache's key for this run: GPU, SMs, CUDA runtime, menu, build, shape. */
+static void gemm_tune_key(const gemm_run *r, char *key, size_t len)
+{
+    const gemm_menu *menu = r->step->menu;
+    const char *names[16];   /* gemm_launch knows 16 configurations at most */
+    int n = 0, rt = 0;
+    for (; n < menu->configs && n < 16; ++n) names[n] = menu->config_name(n);
+    CUDA_CHECK(cudaRuntimeGetVersion(&rt));
+    char cuda[16];
+    snprintf(cuda, sizeof cuda, "%d", rt);
+    tune_cache_key(key, len, r->di.prop.name, r->di.num_sms, cuda, tune_cache_menu_hash(names, n), GIT_REV,
+                   r->o.m, r->o.n, r->o.k);
+}
+
+/* The cached candidate for this shape, or -1 (a refused line says why). */
+static int gemm_tune_cached(const gemm_run *r)
+{
+    const gemm_menu *menu = r->step->menu;
+    char key[768], cand[128], msg[256] = "";
+    gemm_tune_key(r, key, sizeof key);
+    const int rc = tune_cache_lookup(r->tune_cache, key, cand, sizeof cand, msg, sizeof msg);
+    if (msg[0]) fprintf(stderr, "tuning cache: refused: %s\n", msg);
+    if (rc != TUNE_CACHE_HIT) return -1;
+    const int n = menu->candidates(&r->ops[0]);
+    for (int i = 0; i < n; ++i) {
+        char name[64];
+        menu->candidate_name(&r->ops[0], i, name, sizeof name);
+        if (strcmp(name, cand) == 0) return i;
+    }
+    fprintf(stderr, "tuning cache: refused: %s names '%s', not a candidate here; the model decides\n",
+            r->tune_cache, cand);
+    return -1;
+}
+
+/* --tune's winner, into the cache (unless --no-cache). */
+static void gemm_tune_store(const gemm_run *r, int winner)
+{
+    char key[768], name[64], msg[256];
+    r->step->menu->candidate_name(&r->ops[0], winner, name, sizeof name);
+    gemm_tune_key(r, key, sizeof key);
+    if (r->o.no_cache) printf("tune: winner %s (--no-cache: not stored)\n", name);
+    else if (tune_cache_store(r->tune_cache, key, name, msg, sizeof msg) == 0)
+        printf("tune: winner %s, stored in %s\n", name, r->tune_cache);
+    else fprintf(stderr, "%s\n", msg);
+}
+
+/* Who chooses what the plans run, and the CSV's chooser column: forced,
+ * the cache or the step's model (--tune, later, overrides it). */
+static void gemm_menu_open(gemm_run *r)
+{
+    const gemm_menu *menu = r->step->menu;
+    if (!menu) return;
+    const int forced = r->o.config || r->o.mode != GEMM_MODE_AUTO;
+    const int config = gemm_menu_config(r);
+    for (int s = 0; s < r->rot.nsets; ++s) r->ops[s].config = config;
+    if (r->o.explain) menu->explain(&r->ops[0]);
+    const int cached = forced || r->o.no_cache ? -1 : gemm_tune_cached(r);
+    for (int s = 0; s < r->rot.nsets; ++s) r->ops[s].candidate = cached;
+    r->report.chooser = forced ? "forced" : cached >= 0 ? "cache" : "model";
+}
+
 /* The step's view of each set (gemm_operands), its plans (step->prepare)
  * and its workspace. */
 static void gemm_alloc_operands(gemm_run *r)
@@ -330,13 +410,14 @@ static void gemm_alloc_operands(gemm_run *r)
         op->a = r->da[s]; op->b = r->db[s]; op->d = r->dd[s];
         op->stages = o->stages; op->num_sms = r->di.num_sms;
         op->smem_optin = (int)r->di.prop.sharedMemPerBlockOptin; op->group = o->group;
+        op->l2_bytes = r->di.prop.l2CacheSize; op->dram_gbs = r->di.dram_gbs;
         op->trace = trace_disabled(); op->plant_bug = o->plant_bug;
         op->launch = step->launch_desc;
         op->mode = o->mode;
-        op->config = o->config; op->explain = o->explain && s == 0; op->no_cache = o->no_cache;
-        op->candidate = -1; op->tune_cache = r->tune_cache;
-        op->plan = step->prepare ? step->prepare(op) : NULL;
+        op->config = -1; op->candidate = -1;
     }
+    gemm_menu_open(r);
+    for (int s = 0; s < nsets; ++s) r->ops[s].plan = step->prepare ? step->prepare(&r->ops[s]) : NULL;
     /* One workspace for the whole run, zeroed once (gemm.cuh). */
     r->workspace_bytes = step->workspace_bytes ? step->workspace_bytes(&r->ops[0]) : 0;
     if (r->workspace_bytes) {
@@ -470,13 +551,12 @@ static void gemm_time(gemm_run *r)
  * the clock between candidates); the best two then go through TUNE_ROUNDS
  * more rounds, each timed against cuBLAS again in alternating order, and the
  * higher median ratio wins: the run goes on with it (check, time, record)
- * and the step stores it.
+ * and the tuning cache keeps it.
  * Why rounds against cuBLAS and not one round of the two against each
- * other: the ratio is what the run reports, and one round is noisy.  At
- * 8192x4096x4096, 128x128/dp and /sk both read 1.023 in the ranking, /sk
- * won a single round against /dp by 0.3%, and then read 0.917 in the run
- * that followed (log: step10_autotune/experiments/logs/bench/
- * tuned_8192x4096x4096.log). */
+ * other: the ratio is what the run reports, and the rounds show how stable
+ * it is (they agree to 0.4%: step10_autotune/experiments/logs/tune_rounds/).
+ * One round launch by launch had picked 128x128/sk over /dp by 0.3% at
+ * 8192x4096x4096, where both read 1.023 in the ranking. */
 #define TUNE_ROUNDS 3
 
 static void gemm_replan(const gemm_run *r, gemm_operands *ops, int candidate)
@@ -484,7 +564,6 @@ static void gemm_replan(const gemm_run *r, gemm_operands *ops, int candidate)
     for (int s = 0; s < r->rot.nsets; ++s) {
         if (ops[s].plan && r->step->release) r->step->release(ops[s].plan);
         ops[s].candidate = candidate;
-        ops[s].explain = 0;
         ops[s].plan = r->step->prepare(&ops[s]);
     }
 }
@@ -551,7 +630,8 @@ static void gemm_tune(gemm_run *r)
     }
     const int winner = second >= 0 ? gemm_tune_final(r, best, second) : best;
     gemm_replan(r, r->ops, winner);
-    menu->tuned(&r->ops[0], winner);
+    r->report.chooser = "tune";
+    gemm_tune_store(r, winner);
 }
 
 /* Phase: report, the summary line (and how the timing was taken). */

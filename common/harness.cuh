@@ -40,6 +40,7 @@ typedef struct {
     int num_sms;
     char gpu[256];            /* e.g. "NVIDIA H100 80GB HBM3" */
     char cuda_version[64];    /* "runtime 13.0 driver 13.0" */
+    double dram_gbs;          /* memory bandwidth, GB/s: memory clock x bus width, double data rate */
     hang_report *hang;        /* DEBUG builds: mapped record of a diagnosed hang */
 } device_info;
 
@@ -81,6 +82,10 @@ static int device_setup(int dev, device_need need, device_info *out)
     out->dev = dev;
     out->num_sms = p->multiProcessorCount;
     snprintf(out->gpu, sizeof out->gpu, "%s", p->name);
+    int mem_khz = 0, bus_bits = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev));
+    out->dram_gbs = 2.0 * mem_khz * 1e3 * (bus_bits / 8.0) / 1e9;
     int rt = 0, drv = 0;
     CUDA_CHECK(cudaRuntimeGetVersion(&rt));
     CUDA_CHECK(cudaDriverGetVersion(&drv));

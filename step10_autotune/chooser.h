@@ -1,49 +1,33 @@
 /* chooser.h — step 10's chooser: which configuration of the menu, with which
- * plan, for a GEMM of M x N x K on this GPU; and the tuning cache that
- * remembers what --tune measured.
- *
- * Plain C (HD, like the schedules), so tests/test_chooser.c runs it on the
- * CPU.  kernel.cu describes its menu to it (chooser_config: the tile of one
- * consumer warpgroup), asks for every candidate's estimate
- * (chooser_estimate_of) and takes the fastest predicted (chooser_pick).
+ * plan, for a GEMM of M x N x K on this GPU (--tune's cache: common/tune_cache.h).
+ * Plain C (HD), so tests/test_chooser.c runs it on the CPU.  kernel.cu
+ * describes its menu (chooser_config: the tile of one consumer warpgroup),
+ * asks for every candidate's estimate and takes the fastest (chooser_pick).
  *
  * The model, per candidate (configuration c, plan p), in microseconds:
- *
  *   t = T0 + max(busiest x t_ktile x sk x power,  DRAM floor)
- *
- *   busiest    the busiest cluster's k-tile count: step 09's plan model
- *              (sk_plan_time: whole tiles per wave, or the streamed share
- *              plus its fixups), over the cluster tiles of c's tile
- *   t_ktile    one k-tile of one tile (2 x BM x BN x 64 FLOPs) on one SM:
- *              the larger of what the tensor cores take at this tile
- *              (fitted per tile: CHOOSER_KT_US_*) and what the L2 can feed
- *              when every busy CTA asks at once, (BM/2 + BN) x 128 bytes per
- *              k-tile per CTA (A is multicast in the pair) over
- *              CHOOSER_L2_GBS, times CHOOSER_MISALIGNED when K % 64 != 0
- *              (rows that do not start on a 128-byte line cost the L2 more
- *              requests: docs/hopper_ptx.md): bytes per multiply-add matter
- *              there, which is why an odd K favours wider tiles
- *   sk         CHOOSER_SK_SCATTER for the textbook stream-K plan, whose
- *              units start at many k-offsets (step 09's NOTES: the L2 then
- *              holds whole panels); 1 for dp and auto's plan
- *   power      1 + CHOOSER_POWER x min(1, FLOPs / CHOOSER_POWER_GFLOP): a
- *              GPU at its power cap clocks lower, and a long, heavy GEMM
- *              gets there (a 1024 x 1024 x 14336 ran its k-tiles ~25%
- *              faster than 8192^3 with the same tile: NOTES.md)
- *   DRAM       A and B once (re-read once per wave when the panels a wave
- *              touches exceed the L2) and D once, at the device's memory
- *              bandwidth
- *
- * The SM count (clusters), the L2 size and the memory bandwidth are read
- * from the device (kernel.cu), so an H200 gets its own answers.  Nine
- * constants, fitted on the H100 to the times --tune measured for every
- * candidate at the shapes of chooser_fit.txt (least squares on log time,
- * experiments/fit_chooser.py; NOTES.md, "The model"); the held-out shapes
- * (heldout_shapes.txt) were never part of the fit. */
+ *   busiest  the busiest cluster's k-tile count: step 09's plan model
+ *            (sk_plan_time) over the cluster tiles of c's tile
+ *   t_ktile  one k-tile of one tile on one SM: the larger of the tensor
+ *            cores' time at this tile (fitted: CHOOSER_KT_US_*) and what the
+ *            L2 feeds when every busy CTA asks at once, (BM/2 + BN) x 128
+ *            bytes (A is multicast in the pair) over CHOOSER_L2_GBS, times
+ *            CHOOSER_MISALIGNED when K % 64 != 0 (rows off 128-byte lines
+ *            cost the L2 more requests: docs/hopper_ptx.md), so an odd K
+ *            favours tiles with fewer bytes per multiply-add
+ *   sk       CHOOSER_SK_SCATTER for the textbook stream-K plan (units start
+ *            at scattered k-offsets: step 09's NOTES), 1 for dp and auto's
+ *   power    1 + CHOOSER_POWER x min(1, GFLOPs / CHOOSER_POWER_GFLOP): a
+ *            long, heavy GEMM reaches the power cap and a lower clock
+ *   DRAM     A and B once (again per wave when a wave's panels exceed the
+ *            L2) and D once, at the device's memory bandwidth
+ * SM count, L2 size and memory bandwidth come from the device, so an H200
+ * gets its own answers.  Nine constants, fitted on the H100 to --tune's
+ * times at the shapes of chooser_fit.txt (experiments/fit_chooser.py; NOTES.md,
+ * "The model"); the held-out shapes (heldout_shapes.txt) were never fitted. */
 #ifndef STEP10_CHOOSER_H
 #define STEP10_CHOOSER_H
 
-#include <stdio.h>
 #include <string.h>
 
 #include "stream_k_schedule.h"
@@ -71,7 +55,6 @@ typedef struct {
 } chooser_config;
 
 typedef struct {
-    int sms;             /* multiprocessors (device attribute) */
     int clusters;        /* clusters of 2 that can be resident at once (occupancy query) */
     double l2_bytes;     /* L2 size (device attribute) */
     double dram_gbs;     /* memory bandwidth, GB/s (memory clock x bus width) */
@@ -90,20 +73,7 @@ typedef struct {
     double kt_us, t_mma_us, t_dram_us, t_us;   /* k-tile time; mainloop; DRAM floor; total */
 } chooser_estimate;
 
-/* Which plan a mode makes for this configuration (sk_plan_make), over the
- * cluster tiles of its tile. */
-SCHED_FN sk_plan chooser_plan(int M, int N, int K, const chooser_config *c, const chooser_device *d,
-                              int mode, int *tiles, int *cluster_tiles)
-{
-    const int tm = (M + c->bm - 1) / c->bm, tn = (N + c->bn - 1) / c->bn;
-    *tiles = tm * tn;
-    *cluster_tiles = tm * ((tn + CHOOSER_CLUSTER - 1) / CHOOSER_CLUSTER);
-    return sk_plan_make(*cluster_tiles, (K + CHOOSER_BK - 1) / CHOOSER_BK, d->clusters, mode);
-}
-
-/* The DRAM floor, us: A and B once, or once per wave when the panels one
- * wave touches (every busy cluster's rows of A and columns of B, K deep) do
- * not fit in the L2; D once. */
+/* The DRAM floor, us; a wave's panels: its busy clusters' rows of A and columns of B, K deep. */
 SCHED_FN double chooser_dram_us(int M, int N, int K, const chooser_config *c, const chooser_device *d,
                                 double waves)
 {
@@ -127,7 +97,11 @@ SCHED_FN chooser_estimate chooser_estimate_of(int M, int N, int K, const chooser
     memset(&e, 0, sizeof e);
     e.config = config;
     e.mode = mode;
-    e.plan = chooser_plan(M, N, K, c, d, mode, &e.tiles, &e.cluster_tiles);
+    /* the plan this mode makes over the cluster tiles of this tile (sk_plan_make) */
+    const int tm = (M + c->bm - 1) / c->bm, tn = (N + c->bn - 1) / c->bn;
+    e.tiles = tm * tn;
+    e.cluster_tiles = tm * ((tn + CHOOSER_CLUSTER - 1) / CHOOSER_CLUSTER);
+    e.plan = sk_plan_make(e.cluster_tiles, (K + CHOOSER_BK - 1) / CHOOSER_BK, d->clusters, mode);
     e.waves = (double)e.cluster_tiles / d->clusters;
     const int rem = e.cluster_tiles % d->clusters;
     e.last_wave_fill = rem ? (double)rem / d->clusters : 1.0;
@@ -194,82 +168,6 @@ SCHED_FN int chooser_pick(const chooser_estimate *e, int n)
 SCHED_FN const char *chooser_plan_name(const chooser_estimate *e)
 {
     return e->plan.sk_tiles == 0 ? "dp" : e->mode == SK_MODE_SK ? "sk" : "sk_l2";
-}
-
-/* ---- the tuning cache (host only) ---------------------------------------------
- * One line per tuned shape, appended by --tune:
- *   <key> <configuration>/<plan>
- * key = gpu=<name>|sms=<n>|cuda=<version>|menu=<hash>|rev=<git rev>|<M>x<N>x<K>
- * (spaces in the GPU name become '_').  The last line with the key wins.  A
- * line that does not parse, or whose candidate is not on this menu, is
- * refused with a message, and the model decides. */
-
-/* FNV-1a over the menu's names and tiles: a cache written for another menu
- * does not match. */
-static unsigned chooser_menu_hash(const chooser_config *menu, int n)
-{
-    unsigned h = 2166136261u;
-    for (int c = 0; c < n; ++c) {
-        char buf[64];
-        snprintf(buf, sizeof buf, "%s:%d:%d;", menu[c].name, menu[c].bm, menu[c].bn);
-        for (const char *p = buf; *p; ++p) h = (h ^ (unsigned char)*p) * 16777619u;
-    }
-    return h;
-}
-
-static void chooser_cache_key(char *buf, size_t len, const char *gpu, int sms, const char *cuda,
-                              unsigned menu_hash, const char *rev, int M, int N, int K)
-{
-    snprintf(buf, len, "gpu=%s|sms=%d|cuda=%s|menu=%08x|rev=%s|%dx%dx%d", gpu, sms, cuda, menu_hash, rev,
-             M, N, K);
-    for (char *p = buf; *p; ++p)
-        if (*p == ' ' || *p == '\t') *p = '_';
-}
-
-enum { CHOOSER_CACHE_MISS = 0, CHOOSER_CACHE_HIT = 1, CHOOSER_CACHE_BAD = 2 };
-
-/* Looks `key` up in `path`; on a hit copies the candidate ("128x128/dp") to
- * `cand`.  A line that does not parse is refused: `msg` names the last such
- * line, and the result is CHOOSER_CACHE_BAD when it carries this key (unless
- * a later good line of the key overrides it). */
-static int chooser_cache_lookup(const char *path, const char *key, char *cand, size_t cand_len, char *msg,
-                                size_t msg_len)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) return CHOOSER_CACHE_MISS;
-    char line[1024];
-    int rc = CHOOSER_CACHE_MISS, lineno = 0;
-    while (fgets(line, sizeof line, f)) {
-        ++lineno;
-        line[strcspn(line, "\r\n")] = '\0';
-        if (line[0] == '\0' || line[0] == '#') continue;
-        char k[768], c[128], extra[8];
-        const int got = sscanf(line, "%767s %127s %7s", k, c, extra);
-        const int key_match = got >= 1 && strcmp(k, key) == 0;
-        if (got != 2 || !strchr(c, '/')) {
-            snprintf(msg, msg_len, "%s:%d: not '<key> <configuration>/<plan>': '%.80s'", path, lineno, line);
-            if (key_match) rc = CHOOSER_CACHE_BAD;
-            continue;
-        }
-        if (!key_match) continue;
-        snprintf(cand, cand_len, "%s", c);
-        rc = CHOOSER_CACHE_HIT;
-    }
-    fclose(f);
-    return rc;
-}
-
-/* Appends `key cand`; returns 0, or -1 with msg filled. */
-static int chooser_cache_store(const char *path, const char *key, const char *cand, char *msg, size_t msg_len)
-{
-    FILE *f = fopen(path, "a");
-    if (!f || fprintf(f, "%s %s\n", key, cand) < 0) {
-        snprintf(msg, msg_len, "tuning cache %s: cannot append (the winner is not stored)", path);
-        if (f) fclose(f);
-        return -1;
-    }
-    fclose(f);
-    return 0;
 }
 
 #endif

@@ -75,12 +75,9 @@
  *              0.54x cuBLAS).  Two m64 blocks give two independent chains.
  * Measured (NOTES.md): 128 x 128 is the default; 128 x 192 is faster where
  * its tiles divide the grid of SMs well (8192^3) and slower where they do
- * not (4096^3: 704 tiles = 5.3 per SM, so some SMs run 6).
- *   make step09 BUILD=build/v NVCC_EXTRA="-DBN=192"   (the register split follows) */
-/* Step 10: WG_M_BLOCKS and BN are no longer macros but the two template
- * parameters of every function below that depends on the tile (the menu,
- * at the end of the file, instantiates them); the macros derived from them
- * expand inside those functions, where the names are the parameters. */
+ * not (4096^3: 704 tiles = 5.3 per SM, so some SMs run 6).  Step 10 runs
+ * a menu of tiles: WG_M_BLOCKS and BN are the template parameters of every
+ * function that depends on the tile, and the macros below expand there. */
 #define CONSUMER_WGS 2
 #define WG_THREADS 128                          /* 4 warps: one warpgroup */
 #define BM (64 * WG_M_BLOCKS)                   /* rows of one warpgroup's tile */
@@ -92,7 +89,6 @@
 #define B_STAGE_BYTES (BN * BK * 2)             /* the B box, BN rows x 128 B */
 #define STAGE_BYTES (A_STAGE_BYTES + B_STAGE_BYTES)   /* also the expect_tx count */
 #define SMEM_ALIGN 1024                         /* SWIZZLE_128B atom: 8 rows x 128 B */
-/* The wgmma of a BN-wide k16 step (a wrapper per width in wgmma.cuh). */
 template <int BN>
 static __device__ __forceinline__ void wgmma_tile_k16(float *acc, uint64_t da, uint64_t db, int accumulate)
 {
@@ -140,7 +136,7 @@ static __device__ __forceinline__ void wgmma_tile_k16(float *acc, uint64_t da, u
 #endif
 #define EPI_BYTES (EPI_BUFS * EPI_SUB_BYTES)    /* 16 KiB */
 #define EPI_CHUNKS (BN / EPI_COLS)              /* sub-tiles per m64 block */
-#define EPI_REGS (ACC_REGS / EPI_CHUNKS)        /* 32 accumulators per sub-tile */
+#define EPI_REGS (EPI_ROWS * EPI_COLS / WG_THREADS)   /* 32 accumulators per sub-tile, any tile */
 
 /* Named barriers (named_barrier.cuh).  Id 0 is __syncthreads'.  Each
  * kind has one id per consumer warpgroup c = 0, 1 (warpgroups 1, 2): the
@@ -184,28 +180,16 @@ static __device__ __forceinline__ void pingpong_pass_turn(int bar, int c)
 /* 2: the release runs one k-tile late (wgmma_wait_group(1) below), so one slot
  * is always held by the wgmmas in flight and the producer needs another. */
 #define MIN_STAGES 2
-/* At most 8, step 03's ceiling (SMEM_LAYOUT_MAX_STAGES); without --stages a
- * configuration gets the most the device holds (menu_prepare): 6 for
- * 128 x 128, 5 for 128 x 192's 40 KiB stages, 8 for 64 x 128's 24 KiB. */
+/* At most 8, step 03's ceiling; with 32 KiB stages and 16 KiB of epilogue
+ * buffers the budget decides: 6 (5 for 128 x 192, 8 for 64 x 128). */
+#define MAX_STAGES SMEM_LAYOUT_MAX_STAGES
+#define DEFAULT_STAGES 0                       /* the most the chosen configuration fits (step_prepare) */
 #define STEP_ID "10"                           /* the step's number, in messages too */
 
 static_assert(SMEM_ALIGN == SMEM_LAYOUT_ALIGN, "the layout rounds the base to the swizzle atom");
 static_assert(BK * 2 == WGMMA_SW128_ROW_BYTES, "a k-tile row must be one 128-byte swizzle row");
 static_assert(EPI_SUB_BYTES % SMEM_ALIGN == 0, "every D buffer must start on a swizzle atom");
 static_assert(EPI_COLS * 2 == WGMMA_SW128_ROW_BYTES, "an epilogue row must be one swizzle row");
-/* The rules that depend on the tile, checked for every configuration the
- * menu instantiates (the host's LAUNCH of each configuration calls it). */
-template <int WG_M_BLOCKS, int BN>
-static constexpr int config_checks()
-{
-    static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0,
-                  "every A and B box must start on a 1024-byte swizzle atom");
-    static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
-    static_assert(A_HALF_BYTES % SMEM_ALIGN == 0, "each CTA's half of A must start on a swizzle atom");
-    static_assert(BN % EPI_COLS == 0, "BN must be a multiple of the 64-column store sub-tile");
-    static_assert(PRODUCER_REGS >= 24 && PRODUCER_REGS % 8 == 0, "setmaxnreg: a multiple of 8, >= 24");
-    return 1;
-}
 
 /* ---- stream-K: the plan and the workspace ---------------------------------------
  * The workspace is the harness's, zeroed once (flags hold the launch number:
@@ -233,9 +217,7 @@ typedef struct {
     __nv_bfloat16 *D;                  /* for the masked stores when N % 8 != 0 */
     int M, N, k_tiles, stages;         /* k_tiles = ceil(K / BK): the last may be partial */
     cluster_sched sched;               /* cluster tiles; rank r of a cluster takes tile r */
-    /* Each cluster's first work index, here rather than in device memory
-     * (step 09): the first tile's coordinates wait on no global load. */
-    uint16_t walk_start[CLUSTER_PROBE_MAX_SMS / CLUSTER_SIZE];
+    uint16_t walk_start[CLUSTER_PROBE_MAX_SMS / CLUSTER_SIZE];   /* each cluster's first work index: no global load */
     stream_k_params sk;                /* the plan; per launch: workspace and epoch */
     int use_tma_store;                 /* 1: N % 8 == 0 (16-byte D rows), 0: masked stores */
     trace_ctx trace;                   /* tracing off unless --trace (recs == NULL) */
@@ -243,7 +225,7 @@ typedef struct {
 } kernel_params;
 
 /* This cluster's unit: its place in the placement's walk order.  Re-read
- * where needed (a constant-cache hit) rather than kept live: the consumers' registers
+ * where needed (constant cache) rather than kept live: the consumers' registers
  * are all taken, and ptxas spilled it. */
 static __device__ __forceinline__ int stream_k_unit(const kernel_params *P)
 {
@@ -522,7 +504,6 @@ static __device__ __forceinline__ void consumer_mainloop(consumer_ctx *cc, float
  * accumulators 32j .. 32j+31 of acc[mb]; wgmma_acc_col: register i is in
  * column 8(i/4) + ...).  cc->stores, the sub-tiles stored in this turn,
  * picks the buffer. */
-template <int WG_M_BLOCKS, int BN>
 static __device__ __forceinline__ void epilogue_store_subtile(const kernel_params *P, consumer_ctx *cc,
                                                               const float *acc_sub, int row0, int col0)
 {
@@ -566,7 +547,7 @@ static __device__ __forceinline__ void epilogue_store(const kernel_params *P, co
         for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
 #pragma unroll
             for (int j = 0; j < EPI_CHUNKS; ++j)
-                epilogue_store_subtile<WG_M_BLOCKS, BN>(P, cc, &acc[mb][EPI_REGS * j], m0 + 64 * mb, n0 + EPI_COLS * j);
+                epilogue_store_subtile(P, cc, &acc[mb][EPI_REGS * j], m0 + 64 * mb, n0 + EPI_COLS * j);
         /* Hand the buffers over only once my stores have read them:
          * the partner's first st.shared would otherwise race the TMA
          * unit.  Only the committing thread can wait. */
@@ -706,12 +687,9 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
     const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x / WG_THREADS, 0);
     const uint32_t rank = cluster_ctarank();   /* 0 or 1: which tile and which half of A */
 
-    /* The descriptors' fetch overlaps the set-up: after the harness's L2
-     * flush it is a trip to DRAM (experiments/launch_gap). */
-    if (threadIdx.x == 0) {
-        tma_prefetch_map(&P->map_a);
-        tma_prefetch_map(&P->map_b);
-    }
+    /* The maps' fetch overlaps the set-up (NOTES.md, "Small shapes"). */
+    if (threadIdx.x == 0) tma_prefetch_map(&P->map_a);
+    if (threadIdx.x == 0) tma_prefetch_map(&P->map_b);
     barriers_init(&sm, P->stages);
     /* Nobody waits on, arrives at or TMA-signals an uninitialized barrier,
      * in this CTA or the partner's: the cluster-wide __syncthreads (the
@@ -772,7 +750,7 @@ pingpong_kernel_traced(const __grid_constant__ kernel_params P)
     gemm_cta<WG_M_BLOCKS, BN>(&P, 1);
 }
 
-/* ---- host: one configuration's plan and launch, as in step 09 -----------------
+/* ---- host: step 08's plan plus the stream-K plan, and the launch --------------
  * A plan that streams launches cooperatively: every CTA resident or the
  * launch fails (an owner spins on a writer's flag, which a CTA waiting for an
  * SM would never raise).  Whole tiles launch as step 08.  One descriptor
@@ -784,7 +762,7 @@ static const gemm_launch_desc LAUNCH = {
     .kernel_traced = (const void *)pingpong_kernel_traced<WG_M_BLOCKS, BN>,
     .threads = THREADS,
     .smem = SMEM_CONFIG,
-    .min_stages = config_checks<WG_M_BLOCKS, BN>() * MIN_STAGES,
+    .min_stages = MIN_STAGES,
     .cluster = CLUSTER_SIZE,
     .cooperative = 1,   /* combines with the cluster dimension */
 };
@@ -792,13 +770,12 @@ static const gemm_launch_desc LAUNCH = {
 typedef struct {
     kernel_params P;
     int grid;                 /* the plan's units, in CTAs */
-    int config, stages;       /* the menu's configuration and the ring it runs with */
+    int config;               /* the menu's configuration (below) */
 } step_plan;
 
-/* The workspace: the flags first, one per CTA of the largest grid, then the
- * partials at a fixed offset, so that configurations whose partials differ in
- * size (--tune runs them in turn on one workspace) never write a partial
- * over another's flag. */
+/* The workspace: a flag per CTA of the largest grid first, then the partials
+ * at a fixed offset, so that configurations whose partials differ in size
+ * (--tune runs them in turn on it) never write a partial over a flag. */
 #define FLAGS_BYTES(sms) (((size_t)(sms) * sizeof(uint32_t) + 1023) / 1024 * 1024)
 template <int WG_M_BLOCKS, int BN>
 static constexpr size_t partial_bytes() { return PARTIAL_BYTES; }   /* 32-96 KiB per CTA */
@@ -815,10 +792,19 @@ static void stream_k_plan_print(const step_plan *p)
            s->tiles - s->sk_tiles);
 }
 
-/* Step 09's prepare for one configuration; op->mode is the plan's mode. */
+/* T cluster tiles of KT k-tiles on U co-resident clusters, --mode.  Whole
+ * tiles keep step 08's grid (min(T, U)) and walk; a plan that streams may
+ * use more clusters: the walk table is built for the plan's grid, once. */
 template <int WG_M_BLOCKS, int BN>
 static step_plan *config_prepare(const gemm_operands *op)
 {
+    /* The rules that depend on the tile, checked for every configuration. */
+    static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0,
+                  "every A and B box must start on a 1024-byte swizzle atom");
+    static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
+    static_assert(A_HALF_BYTES % SMEM_ALIGN == 0, "each CTA's half of A must start on a swizzle atom");
+    static_assert(BN % EPI_COLS == 0, "BN must be a multiple of the 64-column store sub-tile");
+    static_assert(PRODUCER_REGS >= 24 && PRODUCER_REGS % 8 == 0, "setmaxnreg: a multiple of 8, >= 24");
     step_plan *p = (step_plan *)gemm_plan_alloc(sizeof *p, STEP_ID);
     kernel_params *P = &p->P;
     gemm_encode_ab(&P->map_a, &P->map_b, op, A_HALF_ROWS, BN, BK);
@@ -838,9 +824,16 @@ static step_plan *config_prepare(const gemm_operands *op)
     static int start[CLUSTER_PROBE_MAX_SMS];
     cluster_walk_starts(&LAUNCH<WG_M_BLOCKS, BN>, op, p->grid, start);
     for (int c = 0; c < p->grid / CLUSTER_SIZE; ++c) P->walk_start[c] = (uint16_t)start[c];
-    p->stages = op->stages;
+    op->report->cluster = CLUSTER_SIZE;
+    /* The CSV's mode column: what runs, auto's choice resolved. */
+    op->report->mode = P->sk.plan.sk_tiles == 0 ? "dp" : op->mode == GEMM_MODE_SK ? "sk" : "sk_l2";
     stream_k_plan_print(p);
     return p;
+}
+
+static void step_release(void *plan)
+{
+    gemm_plan_free(plan);
 }
 
 template <int WG_M_BLOCKS, int BN>
@@ -862,12 +855,9 @@ static void config_launch(const gemm_operands *op, cudaStream_t stream)
 }
 
 /* ---- the menu ------------------------------------------------------------------
- * The configurations, each the kernel above instantiated at one tile of one
- * consumer warpgroup (NOTES.md: why these three; each wins bench shapes):
- *    64 x 128  twice the tiles of 128 x 128: fills the SMs where there are few
- *   128 x 128  step 09's tile
- *   128 x 192  fewer bytes per multiply-add, for shapes whose tile count it
- *              divides into whole waves */
+ * The kernel above at one tile of one consumer warpgroup each; each wins bench
+ * shapes (NOTES.md): 64 x 128 has twice the tiles, to fill the SMs where there
+ * are few; 128 x 192 moves fewer bytes per MAC and fills waves 128 x 128 does not. */
 typedef struct {
     chooser_config c;
     const gemm_launch_desc *launch;
@@ -886,48 +876,35 @@ static const menu_config MENU[] = {
 };
 #define MENU_SIZE ((int)(sizeof MENU / sizeof MENU[0]))
 
-/* ---- the chooser's host side ----------------------------------------------------
- * What the chooser needs from the device: SM count, resident clusters (the
- * occupancy query the plan uses), L2 size, memory bandwidth. */
-static chooser_device menu_device(const gemm_operands *op)
+/* One workspace for every candidate (above): the flags, then the menu's largest partial per CTA. */
+static size_t step_workspace_bytes(const gemm_operands *op)
 {
-    chooser_device d;
-    int dev = 0, l2 = 0, mem_khz = 0, bus_bits = 0;
-    CUDA_CHECK(cudaGetDevice(&dev));
-    CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
-    CUDA_CHECK(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev));
-    CUDA_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev));
-    gemm_operands o = *op;
-    o.launch = MENU[0].launch;
-    o.stages = gemm_stages_that_fit(o.launch, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
-    d.sms = op->num_sms;
-    d.clusters = gemm_persistent_grid(o.launch, &o, 1 << 28) / CLUSTER_SIZE;
-    d.l2_bytes = l2;
-    d.dram_gbs = 2.0 * mem_khz * 1e3 * (bus_bits / 8.0) / 1e9;   /* double data rate */
-    return d;
+    size_t most = 0;
+    for (int c = 0; c < MENU_SIZE; ++c) most = MENU[c].partial_bytes > most ? MENU[c].partial_bytes : most;
+    return FLAGS_BYTES(op->num_sms) + most * (size_t)op->num_sms;
 }
 
-/* The candidates at these operands (--config and --mode narrow them). */
+/* ---- the chooser's host side ----------------------------------------------------
+ * The candidates at these operands (--config and --mode narrow them).  What
+ * the chooser needs from the device, once: the clusters that can be resident
+ * (the occupancy query the plan uses), the L2 size, the memory bandwidth. */
 static int menu_estimates(const gemm_operands *op, chooser_estimate *e)
 {
     static chooser_config cfg[MENU_SIZE];
     static chooser_device dev;
-    static int only = -2;
-    if (only == -2) {
+    if (!dev.clusters) {
+        gemm_operands o = *op;
+        o.launch = MENU[0].launch;
+        o.stages = gemm_stages_that_fit(o.launch, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
+        const chooser_device d = {gemm_persistent_grid(o.launch, &o, 1 << 28) / CLUSTER_SIZE,
+                                  (double)op->l2_bytes, op->dram_gbs};
+        dev = d;
         for (int c = 0; c < MENU_SIZE; ++c) cfg[c] = MENU[c].c;
-        dev = menu_device(op);
-        only = -1;
-        for (int c = 0; op->config && c < MENU_SIZE; ++c)
-            if (strcmp(op->config, cfg[c].name) == 0) only = c;
-        if (op->config && only < 0) {
-            fprintf(stderr, "--config: '%s' is not on the menu (", op->config);
-            for (int c = 0; c < MENU_SIZE; ++c) fprintf(stderr, "%s%s", c ? ", " : "", cfg[c].name);
-            fprintf(stderr, ")\n");
-            exit(EXIT_BAD_ARGS);
-        }
     }
-    return chooser_candidates(op->m, op->n, op->k, cfg, MENU_SIZE, only, op->mode, &dev, e);
+    return chooser_candidates(op->m, op->n, op->k, cfg, MENU_SIZE, op->config, op->mode, &dev, e);
 }
+
+static const char *menu_config_name(int c) { return MENU[c].c.name; }
 
 static void menu_candidate_name(const gemm_operands *op, int i, char *buf, size_t len)
 {
@@ -942,9 +919,11 @@ static int menu_candidates(const gemm_operands *op)
     return menu_estimates(op, e);
 }
 
-/* --explain: every candidate's reasons, then the choice. */
-static void menu_explain(const chooser_estimate *e, int n, int pick)
+/* --explain: every candidate's reasons, then the model's choice. */
+static void menu_explain(const gemm_operands *op)
 {
+    chooser_estimate e[CHOOSER_MAX_CANDIDATES];
+    const int n = menu_estimates(op, e), pick = chooser_pick(e, n);
     printf("explain: %-16s %6s %6s %5s %6s %8s %5s %8s %8s %8s\n", "candidate", "tiles", "waves", "fill",
            "B/MAC", "busiest", "power", "kt us", "DRAM us", "pred us");
     for (int i = 0; i < n; ++i)
@@ -954,69 +933,13 @@ static void menu_explain(const chooser_estimate *e, int n, int pick)
                e[i].t_dram_us, e[i].t_us, i == pick ? "  <- the model's choice" : "");
 }
 
-static void menu_cache_key(const gemm_operands *op, char *key, size_t len)
+/* The candidate the harness names (--tune's, or the tuning cache's), else the
+ * model's; its configuration's prepare, with the most stages it fits unless --stages. */
+static void *step_prepare(const gemm_operands *op)
 {
-    cudaDeviceProp prop;
-    int dev = 0, rt = 0;
-    CUDA_CHECK(cudaGetDevice(&dev));
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-    CUDA_CHECK(cudaRuntimeGetVersion(&rt));
-    char cuda[16];
-    snprintf(cuda, sizeof cuda, "%d", rt);
-    chooser_config cfg[MENU_SIZE];
-    for (int c = 0; c < MENU_SIZE; ++c) cfg[c] = MENU[c].c;
-    chooser_cache_key(key, len, prop.name, op->num_sms, cuda, chooser_menu_hash(cfg, MENU_SIZE), GIT_REV,
-                      op->m, op->n, op->k);
-}
-
-/* The tuning cache's candidate for this shape, or -1 (a refused line says why). */
-static int menu_cached(const gemm_operands *op, const chooser_estimate *e, int n)
-{
-    char key[768], cand[128], msg[256] = "";
-    menu_cache_key(op, key, sizeof key);
-    const int rc = chooser_cache_lookup(op->tune_cache, key, cand, sizeof cand, msg, sizeof msg);
-    if (msg[0]) fprintf(stderr, "tuning cache: refused: %s\n", msg);
-    if (rc != CHOOSER_CACHE_HIT) return -1;
-    for (int i = 0; i < n; ++i) {
-        char name[64];
-        menu_candidate_name(op, i, name, sizeof name);
-        if (strcmp(name, cand) == 0) return i;
-    }
-    fprintf(stderr, "tuning cache: refused: %s names '%s', not a candidate here; the model decides\n",
-            op->tune_cache, cand);
-    return -1;
-}
-
-/* Who chooses, once per run: --tune's candidate; else the cache (not with
- * --no-cache, --config or --mode); else the model. */
-static int menu_choose(const gemm_operands *op, const char **source)
-{
-    static int chosen = -1;
-    static const char *chosen_by = "model";
-    if (op->candidate >= 0) {
-        *source = "tune";
-        return op->candidate;
-    }
-    if (chosen < 0) {
-        chooser_estimate e[CHOOSER_MAX_CANDIDATES];
-        const int n = menu_estimates(op, e);
-        const int forced = op->config || op->mode != GEMM_MODE_AUTO;
-        chosen = chooser_pick(e, n);
-        if (op->explain) menu_explain(e, n, chosen);
-        const int cached = forced || op->no_cache ? -1 : menu_cached(op, e, n);
-        if (cached >= 0) chosen = cached;
-        chosen_by = forced ? "forced" : cached >= 0 ? "cache" : "model";
-    }
-    *source = chosen_by;
-    return chosen;
-}
-
-static void *menu_prepare(const gemm_operands *op)
-{
-    const char *source = NULL;
     chooser_estimate e[CHOOSER_MAX_CANDIDATES];
-    menu_estimates(op, e);
-    const int i = menu_choose(op, &source);
+    const int n = menu_estimates(op, e);
+    const int i = op->candidate >= 0 ? op->candidate : chooser_pick(e, n);
     const menu_config *m = &MENU[e[i].config];
     gemm_operands o = *op;
     o.launch = m->launch;
@@ -1025,78 +948,43 @@ static void *menu_prepare(const gemm_operands *op)
     step_plan *p = m->prepare(&o);
     p->config = e[i].config;
     op->report->config = m->c.name;
-    op->report->mode = chooser_plan_name(&e[i]);
-    op->report->chooser = source;
     op->report->stages = o.stages;
-    op->report->cluster = CLUSTER_SIZE;
     return p;
 }
 
-static void menu_launch(const gemm_operands *op, cudaStream_t stream)
+static void step_launch(const gemm_operands *op, cudaStream_t stream)
 {
     const step_plan *p = (const step_plan *)op->plan;
     gemm_operands o = *op;
-    o.stages = p->stages;
+    o.stages = p->P.stages;
     o.launch = MENU[p->config].launch;
     MENU[p->config].run(&o, stream);
 }
 
-static void menu_release(void *plan)
-{
-    gemm_plan_free(plan);
-}
-
-/* One workspace for every candidate (--tune runs them in turn on it): flags,
- * then the largest partial of the menu for every CTA. */
-static size_t menu_workspace_bytes(const gemm_operands *op)
-{
-    size_t most = 0;
-    for (int c = 0; c < MENU_SIZE; ++c) most = MENU[c].partial_bytes > most ? MENU[c].partial_bytes : most;
-    return FLAGS_BYTES(op->num_sms) + most * (size_t)op->num_sms;
-}
-
-static void menu_tuned(const gemm_operands *op, int winner)
-{
-    char key[768], name[64], msg[256];
-    menu_candidate_name(op, winner, name, sizeof name);
-    menu_cache_key(op, key, sizeof key);
-    if (op->no_cache) printf("tune: winner %s (--no-cache: not stored)\n", name);
-    else if (chooser_cache_store(op->tune_cache, key, name, msg, sizeof msg) == 0)
-        printf("tune: winner %s, stored in %s\n", name, op->tune_cache);
-    else fprintf(stderr, "%s\n", msg);
-}
-
-static void menu_summary(char *buf, size_t len)
-{
-    int n = snprintf(buf, len, "autotuned GEMM: step 09's kernel (pingpong, clusters of 2 sharing A, "
-                     "stream-K) at a menu of tiles per consumer warpgroup:");
-    for (int c = 0; c < MENU_SIZE && n > 0 && (size_t)n < len; ++c)
-        n += snprintf(buf + n, len - (size_t)n, " %s", MENU[c].c.name);
-    if (n > 0 && (size_t)n < len) snprintf(buf + n, len - (size_t)n, "; chosen by a model, the cache or --tune");
-}
-
 int main(int argc, char **argv)
 {
-    static const gemm_menu menu = {menu_candidates, menu_candidate_name, menu_tuned};
-    char summary[320];
-    menu_summary(summary, sizeof summary);
+    static const gemm_menu menu = {MENU_SIZE, menu_config_name, menu_candidates, menu_candidate_name, menu_explain};
+    char summary[320] = "autotuned GEMM: step 09's kernel (pingpong, clusters of 2 sharing A, stream-K) at a "
+                        "menu of tiles per consumer warpgroup:";
+    for (int c = 0; c < MENU_SIZE; ++c)
+        snprintf(summary + strlen(summary), sizeof summary - strlen(summary), " %s", MENU[c].c.name);
+    snprintf(summary + strlen(summary), sizeof summary - strlen(summary), "; chosen by a model, the cache or --tune");
     const gemm_step step = {
         .step = STEP_ID,
         .name = "autotune",
         .summary = summary,
         .variant = "autotune_cluster2",
         .min_stages = MIN_STAGES,
-        .max_stages = SMEM_LAYOUT_MAX_STAGES,
-        .default_stages = 0,   /* 0: the most the chosen configuration fits */
+        .max_stages = MAX_STAGES,
+        .default_stages = DEFAULT_STAGES,
         .need = {9, 0, 1, "wgmma, setmaxnreg and TMA need an sm_90a (Hopper H100/H200) GPU"},
-        .prepare = menu_prepare,
-        .release = menu_release,
-        .launch = menu_launch,
+        .prepare = step_prepare,
+        .release = step_release,
+        .launch = step_launch,
         .trace_units = 1 + CONSUMER_WGS,
         .trace_unit_kind = "warpgroup",
         .has_group = 1,
-        .workspace_bytes = menu_workspace_bytes,
-        .launch_desc = MENU[0].launch,
+        .workspace_bytes = step_workspace_bytes,
         .has_mode = 1,
         .plant_bugs = (1u << BUG_PRODUCER_PHASE0) | (1u << BUG_SKIP_COMMIT) | (1u << BUG_SKIP_RELEASE) |
                       (1u << BUG_SKIP_NAMED_ARRIVE) | (1u << BUG_SKIP_REMOTE_RELEASE) |

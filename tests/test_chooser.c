@@ -1,12 +1,11 @@
 /* test_chooser.c — step 10's chooser (step10_autotune/chooser.h) on the CPU:
  * the candidates a shape gets, that the model picks its fastest predicted,
- * the reasons it gives, and the tuning cache's refusals.  The model's
+ * and the reasons it gives (the tuning cache: test_tune_cache.c).  The model's
  * ACCURACY is measured on the GPU (step10_autotune/NOTES.md); here, that it
  * behaves as documented. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "../step10_autotune/chooser.h"
 
@@ -15,7 +14,7 @@ static const chooser_config menu[3] = {
     {"128x128", 128, 128, CHOOSER_KT_US_128x128},
     {"128x192", 128, 192, CHOOSER_KT_US_128x192},
 };
-static const chooser_device h100 = {132, 66, 50.0 * 1024 * 1024, 3352.0};
+static const chooser_device h100 = {66, 50.0 * 1024 * 1024, 3352.0};
 
 /* Every plan once per configuration; all three modes where auto streams. */
 START_TEST(test_chooser_candidates)
@@ -64,44 +63,6 @@ START_TEST(test_chooser_pick_and_reasons)
 }
 END_TEST
 
-/* The cache: a stored winner is found under its key only; a line that does
- * not parse is refused with a message naming the file and line. */
-START_TEST(test_chooser_cache)
-{
-    char path[] = "/tmp/course_tune_cache_XXXXXX";
-    const int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    close(fd);
-    char key[768], other[768], cand[128], msg[256] = "";
-    const unsigned h = chooser_menu_hash(menu, 3);
-    ck_assert_uint_ne(h, chooser_menu_hash(menu, 2));
-    chooser_cache_key(key, sizeof key, "NVIDIA H100 80GB HBM3", 132, "13000", h, "abc", 1000, 1000, 2048);
-    chooser_cache_key(other, sizeof other, "NVIDIA H100 80GB HBM3", 132, "13000", h, "abc", 1000, 1000, 2056);
-    ck_assert_ptr_null(strchr(key, ' '));
-    ck_assert_int_eq(chooser_cache_lookup(path, key, cand, sizeof cand, msg, sizeof msg), CHOOSER_CACHE_MISS);
-    ck_assert_int_eq(chooser_cache_store(path, key, "64x128/sk_l2", msg, sizeof msg), 0);
-    ck_assert_int_eq(chooser_cache_lookup(path, key, cand, sizeof cand, msg, sizeof msg), CHOOSER_CACHE_HIT);
-    ck_assert_str_eq(cand, "64x128/sk_l2");
-    ck_assert_int_eq(chooser_cache_lookup(path, other, cand, sizeof cand, msg, sizeof msg), CHOOSER_CACHE_MISS);
-    /* the last line of a key wins */
-    ck_assert_int_eq(chooser_cache_store(path, key, "128x128/dp", msg, sizeof msg), 0);
-    ck_assert_int_eq(chooser_cache_lookup(path, key, cand, sizeof cand, msg, sizeof msg), CHOOSER_CACHE_HIT);
-    ck_assert_str_eq(cand, "128x128/dp");
-    /* a line that does not parse: refused, named */
-    FILE *f = fopen(path, "a");
-    fprintf(f, "garbage\n%s no-slash-here\n", key);
-    fclose(f);
-    msg[0] = '\0';
-    ck_assert_int_eq(chooser_cache_lookup(path, key, cand, sizeof cand, msg, sizeof msg), CHOOSER_CACHE_BAD);
-    ck_assert_ptr_nonnull(strstr(msg, path));
-    /* another key's lookup: a miss, and still a refusal message */
-    msg[0] = '\0';
-    ck_assert_int_eq(chooser_cache_lookup(path, other, cand, sizeof cand, msg, sizeof msg), CHOOSER_CACHE_MISS);
-    ck_assert_ptr_nonnull(strstr(msg, ":4:"));   /* the last line that does not parse, by number */
-    unlink(path);
-}
-END_TEST
-
 /* Reads "M N K" lines (# comments) from a file of the step folder. */
 static int read_shapes(const char *path, int (*out)[3], int cap)
 {
@@ -136,7 +97,6 @@ Suite *chooser_suite(void)
     TCase *tc = tcase_create("chooser");
     tcase_add_test(tc, test_chooser_candidates);
     tcase_add_test(tc, test_chooser_pick_and_reasons);
-    tcase_add_test(tc, test_chooser_cache);
     tcase_add_test(tc, test_chooser_heldout_not_fitted);
     suite_add_tcase(s, tc);
     return s;

@@ -25,6 +25,7 @@ Suite *smem_layout_suite(void);
 Suite *stream_k_schedule_suite(void);
 Suite *rotation_suite(void);
 Suite *chooser_suite(void);
+Suite *tune_cache_suite(void);
 /* tests/test_steps_gpu.c */
 Suite *cli_suite(int have_gpu);
 Suite *gpu_suite(int sm90);
@@ -46,6 +47,7 @@ int main(void)
     srunner_add_suite(sr, smem_layout_suite());
     srunner_add_suite(sr, stream_k_schedule_suite());
     srunner_add_suite(sr, chooser_suite());
+    srunner_add_suite(sr, tune_cache_suite());
     srunner_add_suite(sr, cli_suite(have_gpu));
     int skipped = 0;
     if (have_gpu) {
