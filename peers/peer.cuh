@@ -142,7 +142,7 @@ static int peer_main(int argc, char **argv, const char *step, const char *name, 
     const gemm_step s = {step, name, summary, variant, P::kStages, P::kStages, P::kStages,
                          {9, 0, 1, "CUTLASS's sm90 kernels need an sm_90a (Hopper H100/H200) GPU"},
                          prepare, peer_release<P>, peer_launch<P>, 0, "warpgroup", 0,
-                         NULL, NULL, 0, 0 /* plant_bugs: none */};
+                         NULL, NULL, 0, 0 /* plant_bugs: none */, NULL /* menu: one configuration */};
     return gemm_main(argc, argv, &s);
 }
 
