@@ -548,15 +548,16 @@ static void gemm_time(gemm_run *r)
  * Every candidate the step lists (configuration x plan) is timed against
  * cuBLAS in turn, each launch interleaved with cuBLAS's as in gemm_time, and
  * ranked by its ratio (cuBLAS's time in the same pairs divides out drift in
- * the clock between candidates); the best two then go through TUNE_ROUNDS
- * more rounds, each timed against cuBLAS again in alternating order, and the
- * higher median ratio wins: the run goes on with it (check, time, record)
- * and the tuning cache keeps it.
- * Why rounds against cuBLAS and not one round of the two against each
- * other: the ratio is what the run reports, and the rounds show how stable
- * it is (they agree to 0.4%: step10_autotune/experiments/logs/tune_rounds/).
- * One round launch by launch had picked 128x128/sk over /dp by 0.3% at
- * 8192x4096x4096, where both read 1.023 in the ranking. */
+ * the clock between candidates).  The best two then go through TUNE_ROUNDS
+ * more rounds, again against cuBLAS, the two in alternating order, and the
+ * lower median time of its own wins: the run goes on with it (check, time,
+ * record) and the tuning cache keeps it.
+ * Why its own time there and not the ratio: a candidate can slow cuBLAS
+ * beside it.  At 8192x4096x4096 cuBLAS ran 0.3956 ms beside 128x128/sk and
+ * 0.3753 ms beside /dp, so /sk ranked first on the ratio (1.031 against
+ * 1.024) while its own time was 4.7% longer (0.3837 against 0.3664 ms), and
+ * the run that followed read 0.911 (log: step10_autotune/experiments/logs/
+ * tune_rounds/bench_a2e7505_tune.log).  Alternated, drift cancels out. */
 #define TUNE_ROUNDS 3
 
 static void gemm_replan(const gemm_run *r, gemm_operands *ops, int candidate)
@@ -587,24 +588,24 @@ static float gemm_tune_ratio(gemm_run *r, int candidate, float *ms)
 }
 
 /* The best two, TUNE_ROUNDS more rounds each; returns the one whose median
- * ratio is higher. */
+ * time is lower. */
 static int gemm_tune_final(gemm_run *r, int a, int b)
 {
-    float ra[TUNE_ROUNDS], rb[TUNE_ROUNDS], ms = 0;
+    float ta[TUNE_ROUNDS], tb[TUNE_ROUNDS], ra = 0, rb = 0;
     char na[64], nb[64];
     gemm_tune_name(r, a, na, sizeof na);
     gemm_tune_name(r, b, nb, sizeof nb);
-    printf("tune: the best two, %d rounds against cuBLAS:", TUNE_ROUNDS);
+    printf("tune: the best two, %d rounds (ms, ratio):", TUNE_ROUNDS);
     for (int i = 0; i < TUNE_ROUNDS; ++i) {
         const int a_first = i % 2 == 0;   /* neither always runs first */
-        if (a_first) ra[i] = gemm_tune_ratio(r, a, &ms);
-        rb[i] = gemm_tune_ratio(r, b, &ms);
-        if (!a_first) ra[i] = gemm_tune_ratio(r, a, &ms);
-        printf(" %s %.3f %s %.3f%s", na, ra[i], nb, rb[i], i + 1 < TUNE_ROUNDS ? ";" : "\n");
+        if (a_first) ra = gemm_tune_ratio(r, a, &ta[i]);
+        rb = gemm_tune_ratio(r, b, &tb[i]);
+        if (!a_first) ra = gemm_tune_ratio(r, a, &ta[i]);
+        printf(" %s %.4f %.3f, %s %.4f %.3f%s", na, ta[i], ra, nb, tb[i], rb, i + 1 < TUNE_ROUNDS ? ";" : "\n");
     }
-    const float ma = median_of(ra, TUNE_ROUNDS), mb = median_of(rb, TUNE_ROUNDS);
-    printf("tune: head to head, median ratio: %s %.3f, %s %.3f\n", na, ma, nb, mb);
-    return mb > ma ? b : a;
+    const float ma = median_of(ta, TUNE_ROUNDS), mb = median_of(tb, TUNE_ROUNDS);
+    printf("tune: head to head, median time: %s %.4f ms, %s %.4f ms\n", na, ma, nb, mb);
+    return mb < ma ? b : a;
 }
 
 /* Phase: tune (--tune only). */
