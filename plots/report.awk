@@ -25,7 +25,8 @@
 # the tables and the plots alike.
 # A step's table shows, per shape, only its latest headline configuration: an
 # older one (another cluster, group or mode: the step's default changed) stays
-# in the CSV, not in the table.
+# in the CSV, not in the table; and only configurations timed by the harness
+# of the step's newest headline row (current).
 # One revision: every configuration is also kept per git_rev (configurations
 # -1, -2, ...: findrev).  The progression plot and the steps table take the
 # newest revision with headline rows of every step they show, else each
@@ -47,6 +48,8 @@ FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
           f("work") SUBSEP f("stages") SUBSEP f("group") SUBSEP f("cluster") SUBSEP head SUBSEP f("mode") SUBSEP ch SUBSEP f("config")
     if (!(key in cfg)) { cfg[key] = ++ncfg; K[ncfg] = key }
     addrow(cfg[key], rset, f("repeat") + 0)
+    lharn[cfg[key]] = f("harness")   # the harness that timed its latest row
+    if (head && NR > hnr[impl, f("step")]) { hnr[impl, f("step")] = NR; hharn[impl, f("step")] = f("harness") }
     # the same configuration pinned to its revision: configurations -1, -2, ...,
     # which the loops over 1..ncfg never see (findrev, pick_revs, tune_md read them)
     rv = f("git_rev"); key = key SUBSEP rv
@@ -69,6 +72,13 @@ function med(c, j,   i, a, t, k, m) {   # median of field j over c's set (sorted
     lo = a[1]; hi = a[m]
     return m == 0 ? "" : (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2)
 }
+# A step's own table shows only rows timed by the harness that timed its
+# newest headline row: once a step is re-recorded under the fair harness
+# (harness "fair"), a configuration whose latest row an older harness timed
+# (a sweep point no longer run, a default since changed) stays in the CSV,
+# not in the table.  Rows without the column (streaming, old files) are all
+# one harness.
+function current(c,   k) { k = P(c, 1) SUBSEP P(c, 2); return !(k in hharn) || hharn[k] == "" || lharn[c] == hharn[k] }
 function P(c, p) { split(K[c], kk, SUBSEP); return kk[p] }   # 1 impl 2 step 3 m 4 n 5 k 6 n_elems 7 work 8 stages 9 group 10 cluster 11 head 12 mode 13 chooser 14 config (15 git_rev: pinned ones)
 function shape(c) { return P(c, 3) == P(c, 4) && P(c, 4) == P(c, 5) ? P(c, 3) "³" : P(c, 3) "×" P(c, 4) "×" P(c, 5) }
 function shapekey(c) { return P(c, 3) "x" P(c, 4) "x" P(c, 5) }
@@ -164,7 +174,7 @@ function prepend(o, h,   l, body) { body = ""; while ((getline l < o) > 0) body 
 function dash(v) { return v == "" ? "–" : v }
 function step_md(s,   o, c, a, m, i, gemm, md, cf, ch) {
     o = out "/step" s ".md"; reset_use(); m = 0; md = 0; cf = 0
-    for (c = 1; c <= ncfg; c++) if (P(c, 1) == "course" && P(c, 2) == s && (P(c, 11) == 0 || find("course", s, 1, P(c, 3), P(c, 4), P(c, 5)) == c)) {
+    for (c = 1; c <= ncfg; c++) if (P(c, 1) == "course" && P(c, 2) == s && current(c) && (P(c, 11) == 0 || find("course", s, 1, P(c, 3), P(c, 4), P(c, 5)) == c)) {
         a[++m] = c; if (P(c, 12) != "") md = 1; if (P(c, 14) != "") cf = 1 }
     sortcfg(a, m); gemm = P(a[1], 3) != ""
     if (!gemm) {

@@ -19,6 +19,9 @@
 #     ratio (1.2500 + 1.2228) / 2 = 1.2364 -> 1.24, range 1.22-1.25; the plan
 #     column (mode) because the step's rows have one; the forced dp and sk runs
 #     are two configurations (mode is part of the key), 0.78 and 1.12.
+#   step 09's harness (issue 23): its newest headline rows (ccc, and bbb's)
+#     carry harness "fair"; a --stages 4 sweep row at 8192³ from revision aaa
+#     with no harness (an older harness timed it, 0.87) is in no table.
 #   step 09 at 1024x1024x2048 (the chooser column, issue 23): auto's runs
 #     (chooser default, sk_l2, repeats 1 and 2) alternate with forced --mode
 #     dp runs (chooser forced, also repeats 1 and 2), the forced one last, as
