@@ -108,7 +108,8 @@ help:
 	@echo "make stepNN           build one step, e.g. make step03 (or make step3)"
 	@echo "make run STEP=NN ARGS='...'   run a step, e.g. make run STEP=03 ARGS='--stages 8' (no GPU: says so, runs nothing)"
 	@echo "make test             build everything and run all Check suites (GPU tests SKIP without a GPU), the report"
-	@echo "                      pipeline, the READMEs' checkable claims and every target; ends on one verdict line;"
+	@echo "                      pipeline, the READMEs' checkable claims, every target and every exercise's command"
+	@echo "                      (as written: flags, targets, scripts); ends on one verdict line;"
 	@echo "                      gets Check into $(DEPS) by itself when the system has none"
 	@echo "make deps             put Check, CUTLASS's headers and the SASS tools into $(DEPS) for a GPU"
 	@echo "                      machine without network: copy the tree with $(DEPS)/ there"
@@ -201,8 +202,9 @@ deps-system:
 	@$(DEPS_SH) system
 
 # Then the report pipeline on a hand-written CSV, what the READMEs and tools
-# claim, and every README target in a scratch copy of the tree (works, or
-# refuses in one line).  Every part runs even when one fails; the last line
+# claim, every README target in a scratch copy of the tree (works, or
+# refuses in one line), and every command the exercises name, as written
+# (tests/test_exercises.sh).  Every part runs even when one fails; the last line
 # is the one verdict (tests/test_all.sh).
 test: test-build
 	@COURSE_BUILD=$(BUILD) sh tests/test_all.sh $(TEST_BIN)

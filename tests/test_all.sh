@@ -6,6 +6,8 @@
 #   tests/test_claims.sh    what the READMEs and tools claim, where a script can check it
 #   tests/test_numbers.sh   every measured figure a README quotes names its source
 #   tests/test_targets.sh   every make target the README names, in a scratch copy
+#   tests/test_exercises.sh every command the step READMEs' exercises (and README.md)
+#                           name, checked as written without a GPU
 #   tests/code_shape.sh     the kernels' and common/'s function lengths and parameter counts
 # The runner's own last line, "N passed, N failed, N skipped", stays the
 # last line of that form in the log (.ci/run relies on it): the other parts
@@ -27,6 +29,7 @@ part report sh "$HERE/test_report.sh"
 part claims sh "$HERE/test_claims.sh"
 part numbers sh "$HERE/test_numbers.sh"
 part targets sh "$HERE/test_targets.sh"
+part exercises sh "$HERE/test_exercises.sh"
 part shape sh "$HERE/code_shape.sh"
 
 # The runner's counts: its last "N passed, N failed, N skipped" line.
@@ -39,12 +42,12 @@ tally() {
     echo "$1 $ok/$((ok + bad))"
 }
 status=0; failed=""
-for p in runner report claims numbers targets shape; do
+for p in runner report claims numbers targets exercises shape; do
     rc=$(cat "$T/$p.rc" 2>/dev/null || echo 1)
     [ "$rc" = 0 ] || { status=1; failed="$failed $p"; }
 done
 shape=$(sed -n 's/^code_shape: \(.*\)/\1/p' "$T/shape.log" | tail -n1)
-summary="$counts; $(tally report); $(tally claims); $(tally numbers); $(tally targets); code shape: ${shape:-no summary}"
+summary="$counts; $(tally report); $(tally claims); $(tally numbers); $(tally targets); $(tally exercises); code shape: ${shape:-no summary}"
 if [ "$status" = 0 ]; then
     echo "make test: PASS: $summary"
 else

@@ -12,9 +12,10 @@
  * kernel.cu it uses main() (renamed step09_main below) and that descriptor,
  * nothing else, so it builds whatever the kernel's internals are called.
  *
- *   make step09     (builds build/common/args.o, csv.o, tma.o)
+ *   make step09     (builds the harness's objects, build/common/NAME.o)
  *   nvcc -O3 -std=c++17 -Icommon -gencode=arch=compute_90a,code=sm_90a \
- *        step09_stream_k/experiments/repeat_check.cu build/common/{args,csv,tma}.o \
+ *        step09_stream_k/experiments/repeat_check.cu build/common/args.o \
+ *        build/common/csv.o build/common/tma.o build/common/tune_cache.o \
  *        -lcublas -lcudart -ldl -o build/step09_repeat_check
  *   build/step09_repeat_check M N K MODE(0 auto, 1 dp, 2 sk) RUNS
  *
