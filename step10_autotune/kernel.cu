@@ -822,6 +822,8 @@ static step_plan *config_prepare(const gemm_operands *op)
     P->sk.plan = sk_plan_make(P->sched.sched.num_tiles, P->k_tiles, units, op->mode);
     p->grid = P->sk.plan.units * CLUSTER_SIZE;
     static int start[CLUSTER_PROBE_MAX_SMS];
+    if (p->grid > CLUSTER_PROBE_MAX_SMS)   /* walk_start's size; no GPU has that many SMs yet */
+        { fprintf(stderr, "step10: more than %d SMs\n", CLUSTER_PROBE_MAX_SMS); exit(EXIT_NO_DEVICE); }
     cluster_walk_starts(&LAUNCH<WG_M_BLOCKS, BN>, op, p->grid, start);
     for (int c = 0; c < p->grid / CLUSTER_SIZE; ++c) P->walk_start[c] = (uint16_t)start[c];
     op->report->cluster = CLUSTER_SIZE;
