@@ -447,7 +447,8 @@ gemm_sweep() {
         done
     done
     # step 10's --tune at every GEMM shape: what its model is measured against
-    case " $GB " in *" 10 "*) [ "$TUNE_10" = 1 ] || return 0 ;; *) return 0 ;; esac
+    [ "$TUNE_10" = 1 ] || return 0
+    case " $GB " in *" 10 "*) ;; *) return 0 ;; esac
     say "step10: --tune at every GEMM shape, once (lesson 10's model-against-tune table)"
     for shape in $GOAL_SHAPES $others; do
         shape_ok "$shape" && run_shape 10 "$shape" --tune --explain --variant autotune_tuned
