@@ -91,11 +91,11 @@ static void cluster_walk_starts(const gemm_launch_desc *l, const gemm_operands *
 static int *cluster_walk_table(const gemm_launch_desc *l, const gemm_operands *op, int grid)
 {
     static int start[CLUSTER_PROBE_MAX_SMS];
+    const size_t bytes = (size_t)(grid / (l->cluster > 1 ? l->cluster : 1)) * sizeof(int);
     int *d = NULL;
     cluster_walk_starts(l, op, grid, start);
-    CUDA_CHECK(cudaMalloc((void **)&d, (size_t)(grid / (l->cluster > 1 ? l->cluster : 1)) * sizeof(int)));
-    CUDA_CHECK(cudaMemcpy(d, start, (size_t)(grid / (l->cluster > 1 ? l->cluster : 1)) * sizeof(int),
-                          cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMalloc((void **)&d, bytes));
+    CUDA_CHECK(cudaMemcpy(d, start, bytes, cudaMemcpyHostToDevice));
     return d;
 }
 
