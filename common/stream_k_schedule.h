@@ -289,6 +289,19 @@ SCHED_FN void sk_walk_next(const sk_plan *p, sk_walk *w)
  * the same tile. */
 SCHED_FN int sk_cluster_slot(int unit, int rank, int size) { return unit * size + rank; }
 
+/* A cooperative CTA (step 10's 128 x 256 configuration) computes its tile
+ * with `parts` consumer warpgroups, one band of rows each.  Each warpgroup
+ * hands its band over as a pingpong warpgroup hands its whole tile: its own
+ * partial and its own flag, so no warpgroup waits for the other (CUTLASS's
+ * stream-K scheduler also keeps one lock per consumer warpgroup).  The CTA's
+ * slot sk_cluster_slot(unit, rank, size) is split into `parts` consecutive
+ * ones; with parts = 1 this is the CTA's slot.  The owner's warpgroup p reads
+ * the writers' warpgroup p: the same rows of the same tile. */
+SCHED_FN int sk_part_slot(int unit, int rank, int size, int part, int parts)
+{
+    return sk_cluster_slot(unit, rank, size) * parts + part;
+}
+
 /* The k-tiles of streamed tile t that unit u computes (an empty range if none). */
 SCHED_FN void sk_unit_tile_range(const sk_plan *p, int u, int t, int *k_begin, int *k_end)
 {

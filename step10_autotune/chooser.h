@@ -1,7 +1,7 @@
 /* chooser.h — step 10's chooser: which configuration of the menu, with which
  * plan, for a GEMM of M x N x K on this GPU (--tune's cache: common/tune_cache.h).
  * Plain C (HD), so tests/test_chooser.c runs it on the CPU.  kernel.cu
- * describes its menu (chooser_config: the tile of one consumer warpgroup),
+ * describes its menu (chooser_config: the tile of one CTA),
  * asks for every candidate's estimate and takes the fastest (chooser_pick).
  *
  * The model, per candidate (configuration c, plan p), in microseconds:
@@ -43,13 +43,18 @@
 #define CHOOSER_KT_US_64x128 0.1918
 #define CHOOSER_KT_US_128x128 0.2725
 #define CHOOSER_KT_US_128x192 0.4062
+/* PROVISIONAL, NOT FITTED: the cooperative 128 x 256.  Step 06's k-tile (same tile,
+ * no cluster) through this model, (t - T0) / (busiest x power): median of its 21 bench
+ * shapes with K % 64 = 0, a2e7505, H100 (0.449-0.589; 128 x 128's x 2: 0.545).  Fit it
+ * on the GPU: fit_chooser.py needs tune logs with 128x256c (experiments/coop256). */
+#define CHOOSER_KT_US_128x256c 0.518
 
 #define CHOOSER_MAX_CANDIDATES 16
 #define CHOOSER_BK 64                  /* k-tile: 64 bf16, one 128-byte row */
 #define CHOOSER_CLUSTER 2              /* CTAs per cluster, side by side along N */
 
 typedef struct {
-    const char *name;    /* "128x128": the tile of ONE consumer warpgroup */
+    const char *name;    /* "128x128": the tile of ONE CTA (one consumer warpgroup's, or both's: "c") */
     int bm, bn;          /* its rows and columns */
     double kt_us;        /* fitted tensor-core time of one k-tile (CHOOSER_KT_US_*) */
 } chooser_config;

@@ -76,11 +76,13 @@
  * Measured (NOTES.md): 128 x 128 is the default; 128 x 192 is faster where
  * its tiles divide the grid of SMs well (8192^3) and slower where they do
  * not (4096^3: 704 tiles = 5.3 per SM, so some SMs run 6).  Step 10 runs
- * a menu of tiles: WG_M_BLOCKS and BN are the template parameters of every
- * function that depends on the tile, and the macros below expand there. */
+ * a menu of tiles: WG_M_BLOCKS, BN and TILE_WGS (1: pingpong; 2: step 06's
+ * COOPERATIVE 128 x 256, both consumer warpgroups on one tile, 64 rows and 128
+ * accumulators each, every stage and epilogue together, no turns) are the template
+ * parameters of every function that depends on the tile; the macros expand there. */
 #define CONSUMER_WGS 2
 #define WG_THREADS 128                          /* 4 warps: one warpgroup */
-#define BM (64 * WG_M_BLOCKS)                   /* rows of one warpgroup's tile */
+#define BM (64 * WG_M_BLOCKS * TILE_WGS)        /* rows of one tile: a warpgroup's, or both's */
 #define BK 64                                   /* 64 bf16 = one 128-byte swizzled row */
 #define THREADS (WG_THREADS * (1 + CONSUMER_WGS))   /* 384: producer WG + consumers */
 #define KSTEPS (BK / 16)                        /* 4 wgmma k16 steps per k-tile */
@@ -134,7 +136,7 @@ static __device__ __forceinline__ void wgmma_tile_k16(float *acc, uint64_t da, u
 #ifndef EPI_BUFS
 #define EPI_BUFS 2
 #endif
-#define EPI_BYTES (EPI_BUFS * EPI_SUB_BYTES)    /* 16 KiB */
+#define EPI_BYTES (EPI_BUFS * EPI_SUB_BYTES * TILE_WGS)   /* 16 KiB; cooperative: a pair each, 32 */
 #define EPI_CHUNKS (BN / EPI_COLS)              /* sub-tiles per m64 block */
 #define EPI_REGS (EPI_ROWS * EPI_COLS / WG_THREADS)   /* 32 accumulators per sub-tile, any tile */
 
@@ -181,7 +183,7 @@ static __device__ __forceinline__ void pingpong_pass_turn(int bar, int c)
  * is always held by the wgmmas in flight and the producer needs another. */
 #define MIN_STAGES 2
 /* At most 8, step 03's ceiling; with 32 KiB stages and 16 KiB of epilogue
- * buffers the budget decides: 6 (5 for 128 x 192, 8 for 64 x 128). */
+ * buffers the budget decides: 6 (5 for 128 x 192, 8 for 64 x 128, 4 for 128 x 256c). */
 #define MAX_STAGES SMEM_LAYOUT_MAX_STAGES
 #define DEFAULT_STAGES 0                       /* the most the chosen configuration fits (step_prepare) */
 #define STEP_ID "10"                           /* the step's number, in messages too */
@@ -194,8 +196,8 @@ static_assert(EPI_COLS * 2 == WGMMA_SW128_ROW_BYTES, "an epilogue row must be on
 /* ---- stream-K: the plan and the workspace ---------------------------------------
  * The workspace is the harness's, zeroed once (flags hold the launch number:
  * never reset).  A partial: a warpgroup's accumulators in register order,
- * 64 KiB per CTA in slot sk_cluster_slot(unit, rank); the owner's CTA r
- * reads the writers' CTA r: the same tile, the same fragment layout. */
+ * 64 KiB per CTA (cooperative: per warpgroup) in slot sk_part_slot; the
+ * owner's CTA r reads the writers' CTA r: the same tile, the same layout. */
 typedef struct {
     sk_plan plan;
     float4 *partials;      /* one partial tile per CTA: its first piece's */
@@ -281,6 +283,7 @@ typedef struct {
     pipeline_state read_state;    /* the next slot to wait for */
     pipeline_state release_state; /* the slot to hand back, one k-tile behind */
     int c;                        /* consumer warpgroup 0 or 1 (warpgroup c + 1) */
+    int part;                     /* its rows of the tile: 0, or c when cooperative (TILE_WGS = 2) */
     int leader;                   /* 1 in the one thread that releases slots and stores (thread 0) */
     uint32_t rank;                /* this CTA's rank; the partner's (rank ^ 1) producer waits for our releases too */
     int reads;                    /* k-tiles consumed by this warpgroup (trace, planted bug) */
@@ -291,7 +294,7 @@ typedef struct {
 
 /* ---- the fixup (common/fixup.cuh) --------------------------------------------
  * Writer: all threads store, a barrier gathers the stores, one thread releases them. */
-template <int WG_M_BLOCKS, int BN>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static __device__ __forceinline__ void fixup_write_partial(const stream_k_params *sk, consumer_ctx *cc,
                                                            float (*acc)[ACC_REGS], int slot)
 {
@@ -306,13 +309,13 @@ static __device__ __forceinline__ void fixup_write_partial(const stream_k_params
 
 /* Owner: per writer unit in k order (a fixed order: bitwise reproducible), one
  * thread acquires its flag, a barrier passes the news on, all threads add. */
-template <int WG_M_BLOCKS, int BN>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static __device__ __forceinline__ void fixup_add_partials(const stream_k_params *sk, consumer_ctx *cc,
                                                           float (*acc)[ACC_REGS], int tile, int unit)
 {
     const int last = sk_tile_last_unit(&sk->plan, tile);
     for (int v = unit + 1; v <= last; ++v) {
-        const int slot = sk_cluster_slot(v, (int)cc->rank, CLUSTER_SIZE);
+        const int slot = sk_part_slot(v, (int)cc->rank, CLUSTER_SIZE, cc->part, TILE_WGS);
         if (warpgroup_thread() == 0) flag_wait_acquire_gpu(&sk->flags[slot], sk->epoch, tile, v);
         named_bar_sync(BAR_STORE + cc->c, WG_THREADS, "fixup wait");
         partial_add_all(&acc[0][0], sk->partials + (size_t)slot * PARTIAL_F4 * WG_THREADS,
@@ -321,16 +324,17 @@ static __device__ __forceinline__ void fixup_add_partials(const stream_k_params 
 }
 
 /* A unit's fixup.  Returns 1 for a writer (it has no tile to store). */
-template <int WG_M_BLOCKS, int BN>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static __device__ __forceinline__ int fixup_piece(const kernel_params *P, consumer_ctx *cc,
                                                   float (*acc)[ACC_REGS], const work_unit *u)
 {
     const int unit = stream_k_unit(P);
     if (sk_unit_writes(&P->sk.plan, u)) {
-        fixup_write_partial<WG_M_BLOCKS, BN>(&P->sk, cc, acc, sk_cluster_slot(unit, (int)cc->rank, CLUSTER_SIZE));
+        const int slot = sk_part_slot(unit, (int)cc->rank, CLUSTER_SIZE, cc->part, TILE_WGS);
+        fixup_write_partial<WG_M_BLOCKS, BN, TILE_WGS>(&P->sk, cc, acc, slot);
         return 1;
     }
-    if (sk_unit_waits(&P->sk.plan, u)) fixup_add_partials<WG_M_BLOCKS, BN>(&P->sk, cc, acc, u->tile, unit);
+    if (sk_unit_waits(&P->sk.plan, u)) fixup_add_partials<WG_M_BLOCKS, BN, TILE_WGS>(&P->sk, cc, acc, u->tile, unit);
     return 0;
 }
 
@@ -339,7 +343,7 @@ static __device__ __forceinline__ int fixup_piece(const kernel_params *P, consum
  * (gemm_cta).  write_state walks the ring: acquire a free slot, announce the
  * bytes, issue the two TMA boxes.  The thread walks this CTA's tiles and
  * their k-tiles as ONE sequence: the ring does not know where a tile ends. */
-template <int WG_M_BLOCKS, int BN>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static __device__ __forceinline__ void producer_load_tile(const kernel_params *P, producer_ctx *pc,
                                                           const work_unit *u)
 {
@@ -374,7 +378,7 @@ static __device__ __forceinline__ void producer_load_tile(const kernel_params *P
     }
 }
 
-template <int WG_M_BLOCKS, int BN>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static __device__ __forceinline__ void producer_load_tiles(const kernel_params *P, producer_ctx *pc)
 {
 #ifdef COURSE_DEBUG
@@ -382,7 +386,7 @@ static __device__ __forceinline__ void producer_load_tiles(const kernel_params *
 #endif
     for (work_walk w = walk_start(P); walk_valid(P, &w); walk_next(P, &w)) {
         const work_unit u = walk_unit(P, &w);
-        producer_load_tile<WG_M_BLOCKS, BN>(P, pc, &u);
+        producer_load_tile<WG_M_BLOCKS, BN, TILE_WGS>(P, pc, &u);
     }
     /* Producer tail: acquire every slot once more, i.e. wait until both
      * CTAs' consumers have released all of them.  Then no remote arrive and
@@ -409,7 +413,7 @@ static __device__ __forceinline__ void consumer_release_cluster(uint64_t *empty,
 /* Issue the wgmmas of the k-tile in the slot cc->read_state names: KSTEPS
  * k16 steps for each of the warpgroup's WG_M_BLOCKS m64 blocks, one commit
  * group.  accumulate = 0 overwrites the accumulators on the first k16 step. */
-template <int WG_M_BLOCKS, int BN>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static __device__ __forceinline__ void consumer_mma_slot(consumer_ctx *cc, float (*acc)[ACC_REGS],
                                                          int accumulate)
 {
@@ -428,7 +432,7 @@ static __device__ __forceinline__ void consumer_mma_slot(consumer_ctx *cc, float
 #pragma unroll
         for (int mb = 0; mb < WG_M_BLOCKS; ++mb) {
             const uint64_t da = wgmma_desc_k_major_sw128(
-                sm->a + slot * A_STAGE_BYTES + mb * 64 * WGMMA_SW128_ROW_BYTES);
+                sm->a + slot * A_STAGE_BYTES + (cc->part * WG_M_BLOCKS + mb) * 64 * WGMMA_SW128_ROW_BYTES);
             wgmma_tile_k16<BN>(acc[mb], wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
                            wgmma_desc_advance(db, kk * WGMMA_K16_BYTES), accumulate || kk > 0);
         }
@@ -442,7 +446,7 @@ static __device__ __forceinline__ void consumer_mma_slot(consumer_ctx *cc, float
  * cc->reads counts the k-tiles this warpgroup consumed (trace, planted
  * bug).  With its last wgmma issued it passes the tensor cores to the
  * partner (when hand_over: the partner has a unit after this one). */
-template <int WG_M_BLOCKS, int BN>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static __device__ __forceinline__ void consumer_mainloop(consumer_ctx *cc, float (*acc)[ACC_REGS],
                                                          const work_unit *u, int hand_over)
 {
@@ -456,7 +460,7 @@ static __device__ __forceinline__ void consumer_mainloop(consumer_ctx *cc, float
         consumer_wait(sm->full, read_state->index, read_state->phase);
         CLOCK_SPAN(cc->clk, cc->leader, TP_CONSUMER_WAIT, cc->reads);
 
-        consumer_mma_slot<WG_M_BLOCKS, BN>(cc, acc, kt > u->k_begin);
+        consumer_mma_slot<WG_M_BLOCKS, BN, TILE_WGS>(cc, acc, kt > u->k_begin);
         CLOCK_SPAN(cc->clk, cc->leader, TP_CONSUMER_COMPUTE, cc->reads);
 
         /* release, one k-tile late.  After issuing k-tile kt's group, wait
@@ -507,7 +511,7 @@ static __device__ __forceinline__ void consumer_mainloop(consumer_ctx *cc, float
 static __device__ __forceinline__ void epilogue_store_subtile(const kernel_params *P, consumer_ctx *cc,
                                                               const float *acc_sub, int row0, int col0)
 {
-    const int b = cc->stores % EPI_BUFS;
+    const int b = cc->stores % EPI_BUFS + cc->part * EPI_BUFS;   /* cooperative: my own pair */
     /* WAR on the buffer: the store issued from it two sub-tiles
      * ago must have finished READING it.  Only the thread that
      * committed a bulk group can wait for it, so the leader
@@ -536,13 +540,13 @@ static __device__ __forceinline__ void epilogue_store_subtile(const kernel_param
 /* ---- epilogue: accumulators -> bf16 -> swizzled smem -> TMA store -----------
  * The two D buffers are shared with the partner, in turns (consumer_tiles
  * takes the turn around this call). */
-template <int WG_M_BLOCKS, int BN>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static __device__ __forceinline__ void epilogue_store(const kernel_params *P, consumer_ctx *cc,
                                                       float (*acc)[ACC_REGS], const work_unit *u)
 {
-    const int m0 = u->tile_m * BM, n0 = u->tile_n * BN;
+    const int m0 = u->tile_m * BM + cc->part * 64 * WG_M_BLOCKS, n0 = u->tile_n * BN;   /* my rows */
     if (P->use_tma_store) {
-        cc->stores = 0;   /* sub-tiles stored in this turn: picks the D buffer */
+        if (TILE_WGS == 1) cc->stores = 0;   /* sub-tiles stored in this turn: picks the D buffer */
 #pragma unroll
         for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
 #pragma unroll
@@ -551,7 +555,7 @@ static __device__ __forceinline__ void epilogue_store(const kernel_params *P, co
         /* Hand the buffers over only once my stores have read them:
          * the partner's first st.shared would otherwise race the TMA
          * unit.  Only the committing thread can wait. */
-        if (cc->leader) tma_store_wait_read(0);
+        if (cc->leader && TILE_WGS == 1) tma_store_wait_read(0);   /* cooperative: mine alone */
     } else {
         /* N % 8 != 0: D's rows are not 16-byte aligned, which a tensor map
          * requires; write straight from the registers, masked.  D, M and N
@@ -582,8 +586,10 @@ static __device__ __forceinline__ void skip_unit(const kernel_params *P, work_wa
 /* ---- consumer role: every other unit of the walk, in turns with the partner --
  * Consumer c (warpgroup c + 1) takes units c, c+2, c+4 ... of this CTA's
  * walk.  The producer loads every unit in order, so c's pipeline states
- * start c units into the ring and skip the partner's unit after every one. */
-template <int WG_M_BLOCKS, int BN>
+ * start c units into the ring and skip the partner's unit after every one.
+ * Cooperative (TILE_WGS = 2, step 06's consumer): both take EVERY unit, its
+ * rows `part`, each stage and each epilogue at the same time: no turns. */
+template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static __device__ __forceinline__ void consumer_tiles(const kernel_params *P, consumer_ctx *cc)
 {
     if (cc->leader && P->use_tma_store) tma_prefetch_map(&P->map_d);
@@ -593,7 +599,7 @@ static __device__ __forceinline__ void consumer_tiles(const kernel_params *P, co
      * first.  (The partner kicks, not consumer 0 itself: a warp must not
      * arrive on a barrier and then use the same id again before it
      * completed.) */
-    if (cc->c == 1) {
+    if (TILE_WGS == 1 && cc->c == 1) {
 #ifdef COURSE_DEBUG
         if (!PLANTED(cc->plant_bug, BUG_SKIP_NAMED_ARRIVE))
 #endif
@@ -603,7 +609,7 @@ static __device__ __forceinline__ void consumer_tiles(const kernel_params *P, co
 
     float acc[WG_M_BLOCKS][ACC_REGS];
     work_walk w = walk_start(P);
-    if (cc->c == 1) skip_unit(P, &w, &cc->read_state);   /* consumer 1 skips 0's first unit */
+    if (TILE_WGS == 1 && cc->c == 1) skip_unit(P, &w, &cc->read_state);   /* consumer 1 skips 0's first */
     cc->release_state = cc->read_state;
     while (walk_valid(P, &w)) {
         const work_unit u = walk_unit(P, &w);
@@ -612,28 +618,28 @@ static __device__ __forceinline__ void consumer_tiles(const kernel_params *P, co
          * matches, so skip it. */
         work_walk next = w;
         walk_next(P, &next);
-        const int partner_next = walk_valid(P, &next);
+        const int partner_next = TILE_WGS == 1 && walk_valid(P, &next);
 
         /* My turn on the tensor cores: the partner has issued its last
          * wgmma of the previous unit (or this is consumer 0's first). */
-        pingpong_wait_turn(BAR_MMA, cc->c, "pingpong mma");
-        consumer_mainloop<WG_M_BLOCKS, BN>(cc, acc, &u, partner_next);
+        if (TILE_WGS == 1) pingpong_wait_turn(BAR_MMA, cc->c, "pingpong mma");
+        consumer_mainloop<WG_M_BLOCKS, BN, TILE_WGS>(cc, acc, &u, partner_next);
         /* Skip the partner's unit: my next one follows it in the ring. */
         w = next;
-        skip_unit(P, &w, &cc->read_state);
+        if (TILE_WGS == 1) skip_unit(P, &w, &cc->read_state);
         cc->release_state = cc->read_state;
 
         /* The fixup, outside both turns: neither a writer's store nor an
          * owner's wait holds a barrier the partner needs (README.md); a
          * writer then takes its epilogue turn and passes it unused. */
-        const int writes = fixup_piece<WG_M_BLOCKS, BN>(P, cc, acc, &u);
+        const int writes = fixup_piece<WG_M_BLOCKS, BN, TILE_WGS>(P, cc, acc, &u);
         if (writes || sk_unit_waits(&P->sk.plan, &u)) CLOCK_SPAN(cc->clk, cc->leader, TP_FIXUP, u.tile);
 
         /* The epilogue runs under the partner's mainloop, in its own turn. */
-        pingpong_wait_turn(BAR_EPI, cc->c, "pingpong epilogue");
+        if (TILE_WGS == 1) pingpong_wait_turn(BAR_EPI, cc->c, "pingpong epilogue");
         CLOCK_SPAN(cc->clk, cc->leader, TP_CONSUMER_WAIT, cc->reads);
         if (cluster_unit_stores(&P->sched, &u) && !writes)   /* padding tiles and writers: nothing to store */
-            epilogue_store<WG_M_BLOCKS, BN>(P, cc, acc, &u);
+            epilogue_store<WG_M_BLOCKS, BN, TILE_WGS>(P, cc, acc, &u);
         if (partner_next) pingpong_pass_turn(BAR_EPI, cc->c);
         CLOCK_SPAN(cc->clk, cc->leader, TP_EPILOGUE, u.tile);
     }
@@ -658,13 +664,15 @@ static __device__ __forceinline__ void consumer_tiles(const kernel_params *P, co
  *     for both readers.  A wgmma is one operation of the whole
  *     warpgroup, so one thread's wait covers all four warps.  (CUTLASS's
  *     PipelineTmaAsync with clusters also counts one arrival per
- *     consumer warpgroup and CTA.) */
+ *     consumer warpgroup and CTA.)  Cooperative: 4, both warpgroups of
+ *     each CTA read every slot, each releases it in both CTAs. */
+template <int TILE_WGS>
 static __device__ __forceinline__ void barriers_init(const smem_ring *sm, int stages)
 {
     if (threadIdx.x == 0) {
         for (int s = 0; s < stages; ++s) {
             mbar_init(&sm->full[s], 1);
-            mbar_init(&sm->empty[s], CLUSTER_SIZE);
+            mbar_init(&sm->empty[s], CLUSTER_SIZE * TILE_WGS);
         }
         named_bar_init();
         mbar_fence_init();
@@ -676,7 +684,7 @@ static __device__ __forceinline__ void barriers_init(const smem_ring *sm, int st
  * constant in each of the two kernels below, so the one every timed launch
  * runs has no trace code in it at all (no timer reads, no calls, no branches
  * in the k loop). */
-template <int WG_M_BLOCKS, int BN>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const int traced)
 {
     const smem_config layout = SMEM_CONFIG;
@@ -690,7 +698,7 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
     /* The maps' fetch overlaps the set-up (NOTES.md, "Small shapes"). */
     if (threadIdx.x == 0) tma_prefetch_map(&P->map_a);
     if (threadIdx.x == 0) tma_prefetch_map(&P->map_b);
-    barriers_init(&sm, P->stages);
+    barriers_init<TILE_WGS>(&sm, P->stages);
     /* Nobody waits on, arrives at or TMA-signals an uninitialized barrier,
      * in this CTA or the partner's: the cluster-wide __syncthreads (the
      * init is released to the cluster by mbar_fence_init). */
@@ -708,7 +716,7 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
         if (threadIdx.x / 32 == 0 && elect_one_sync()) {
             producer_ctx pc = {.sm = &sm, .rank = rank, .write_state = pipeline_producer_start((uint32_t)P->stages),
                                .clk = &clk, .plant_bug = P->plant_bug};
-            producer_load_tiles<WG_M_BLOCKS, BN>(P, &pc);
+            producer_load_tiles<WG_M_BLOCKS, BN, TILE_WGS>(P, &pc);
         }
         return;
     }
@@ -725,15 +733,16 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
     const int tid = (int)threadIdx.x % WG_THREADS;   /* thread in the warpgroup */
     consumer_ctx cc = {.sm = &sm, .read_state = first, .release_state = first, .c = wg - 1,
                        .leader = tid == 0, .rank = rank, .clk = &clk, .plant_bug = P->plant_bug};
-    consumer_tiles<WG_M_BLOCKS, BN>(P, &cc);
+    cc.part = (wg - 1) % TILE_WGS;   /* cooperative: consumer c computes rows part of every tile */
+    consumer_tiles<WG_M_BLOCKS, BN, TILE_WGS>(P, &cc);
 }
 
 /* The kernel's one parameter, the struct above, is __grid_constant__: its
  * tensor maps are read where they lie, in parameter space. */
-template <int WG_M_BLOCKS, int BN>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 __global__ void __launch_bounds__(THREADS, 1) pingpong_kernel(const __grid_constant__ kernel_params P)
 {
-    gemm_cta<WG_M_BLOCKS, BN>(&P, 0);
+    gemm_cta<WG_M_BLOCKS, BN, TILE_WGS>(&P, 0);
 }
 
 /* The traced copy is a separate kernel rather than a branch inside one, so
@@ -743,23 +752,24 @@ __global__ void __launch_bounds__(THREADS, 1) pingpong_kernel(const __grid_const
  * across every call: in the DEBUG build, the bounded wait's call to
  * report_hang (which reaches printf) gets them serialized, with C7510
  * "wgmma pipeline crossing function boundary".  Check -Xptxas -v. */
-template <int WG_M_BLOCKS, int BN>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 __global__ void __launch_bounds__(THREADS, 1)
 pingpong_kernel_traced(const __grid_constant__ kernel_params P)
 {
-    gemm_cta<WG_M_BLOCKS, BN>(&P, 1);
+    gemm_cta<WG_M_BLOCKS, BN, TILE_WGS>(&P, 1);
 }
 
 /* ---- host: step 08's plan plus the stream-K plan, and the launch --------------
  * A plan that streams launches cooperatively: every CTA resident or the
  * launch fails (an owner spins on a writer's flag, which a CTA waiting for an
  * SM would never raise).  Whole tiles launch as step 08.  One descriptor
- * per configuration (a variable template: LAUNCH<2, 128> is 128 x 128's). */
-template <int WG_M_BLOCKS, int BN>
+ * per configuration (a variable template: LAUNCH<2, 128, 1> is 128 x 128's;
+ * the cooperative LAUNCH<1, 256, 2> keeps step 09's kernel name). */
+template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static const gemm_launch_desc LAUNCH = {
     .step = STEP_ID,
-    .kernel = (const void *)pingpong_kernel<WG_M_BLOCKS, BN>,
-    .kernel_traced = (const void *)pingpong_kernel_traced<WG_M_BLOCKS, BN>,
+    .kernel = (const void *)pingpong_kernel<WG_M_BLOCKS, BN, TILE_WGS>,
+    .kernel_traced = (const void *)pingpong_kernel_traced<WG_M_BLOCKS, BN, TILE_WGS>,
     .threads = THREADS,
     .smem = SMEM_CONFIG,
     .min_stages = MIN_STAGES,
@@ -773,12 +783,12 @@ typedef struct {
     int config;               /* the menu's configuration (below) */
 } step_plan;
 
-/* The workspace: a flag per CTA of the largest grid first, then the partials
- * at a fixed offset, so that configurations whose partials differ in size
- * (--tune runs them in turn on it) never write a partial over a flag. */
+/* The workspace: a flag per consumer warpgroup of the largest grid first, then
+ * the partials at a fixed offset, so that configurations whose partials differ
+ * in size (--tune runs them in turn on it) never write a partial over a flag. */
 #define FLAGS_BYTES(sms) (((size_t)(sms) * sizeof(uint32_t) + 1023) / 1024 * 1024)
-template <int WG_M_BLOCKS, int BN>
-static constexpr size_t partial_bytes() { return PARTIAL_BYTES; }   /* 32-96 KiB per CTA */
+template <int WG_M_BLOCKS, int BN, int TILE_WGS>
+static constexpr size_t partial_bytes() { return PARTIAL_BYTES * TILE_WGS; }   /* 32-128 KiB per CTA */
 
 /* What the plan does, once per run (not per rotation set). */
 static void stream_k_plan_print(const step_plan *p)
@@ -795,7 +805,7 @@ static void stream_k_plan_print(const step_plan *p)
 /* T cluster tiles of KT k-tiles on U co-resident clusters, --mode.  Whole
  * tiles keep step 08's grid (min(T, U)) and walk; a plan that streams may
  * use more clusters: the walk table is built for the plan's grid, once. */
-template <int WG_M_BLOCKS, int BN>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static step_plan *config_prepare(const gemm_operands *op)
 {
     /* The rules that depend on the tile, checked for every configuration. */
@@ -805,6 +815,7 @@ static step_plan *config_prepare(const gemm_operands *op)
     static_assert(A_HALF_BYTES % SMEM_ALIGN == 0, "each CTA's half of A must start on a swizzle atom");
     static_assert(BN % EPI_COLS == 0, "BN must be a multiple of the 64-column store sub-tile");
     static_assert(PRODUCER_REGS >= 24 && PRODUCER_REGS % 8 == 0, "setmaxnreg: a multiple of 8, >= 24");
+    static_assert(TILE_WGS == 1 || TILE_WGS == CONSUMER_WGS, "a tile is one warpgroup's, or all of theirs");
     step_plan *p = (step_plan *)gemm_plan_alloc(sizeof *p, STEP_ID);
     kernel_params *P = &p->P;
     gemm_encode_ab(&P->map_a, &P->map_b, op, A_HALF_ROWS, BN, BK);
@@ -818,13 +829,13 @@ static step_plan *config_prepare(const gemm_operands *op)
                                   op->num_sms / CLUSTER_SIZE);
     static_assert((int)GEMM_MODE_DP == (int)SK_MODE_DP && (int)GEMM_MODE_SK == (int)SK_MODE_SK,
                   "--mode values are the scheduler's");
-    const int units = gemm_persistent_grid(&LAUNCH<WG_M_BLOCKS, BN>, op, 1 << 28) / CLUSTER_SIZE;
+    const int units = gemm_persistent_grid(&LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>, op, 1 << 28) / CLUSTER_SIZE;
     P->sk.plan = sk_plan_make(P->sched.sched.num_tiles, P->k_tiles, units, op->mode);
     p->grid = P->sk.plan.units * CLUSTER_SIZE;
     static int start[CLUSTER_PROBE_MAX_SMS];
     if (p->grid > CLUSTER_PROBE_MAX_SMS)   /* walk_start's size; no GPU has that many SMs yet */
         { fprintf(stderr, "step10: more than %d SMs\n", CLUSTER_PROBE_MAX_SMS); exit(EXIT_NO_DEVICE); }
-    cluster_walk_starts(&LAUNCH<WG_M_BLOCKS, BN>, op, p->grid, start);
+    cluster_walk_starts(&LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>, op, p->grid, start);
     for (int c = 0; c < p->grid / CLUSTER_SIZE; ++c) P->walk_start[c] = (uint16_t)start[c];
     op->report->cluster = CLUSTER_SIZE;
     /* The CSV's mode column: what runs, auto's choice resolved. */
@@ -838,11 +849,11 @@ static void step_release(void *plan)
     gemm_plan_free(plan);
 }
 
-template <int WG_M_BLOCKS, int BN>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static void config_launch(const gemm_operands *op, cudaStream_t stream)
 {
     static gemm_launch_desc whole;   /* LAUNCH without the cooperative attribute */
-    whole = LAUNCH<WG_M_BLOCKS, BN>;
+    whole = LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>;
     whole.cooperative = 0;
     step_plan *p = (step_plan *)op->plan;
     kernel_params *P = &p->P;
@@ -851,15 +862,16 @@ static void config_launch(const gemm_operands *op, cudaStream_t stream)
     P->plant_bug = op->plant_bug;
     /* flags first, partials after them (above); the harness's launch number */
     P->sk.flags = (uint32_t *)op->workspace;
-    P->sk.partials = (float4 *)((char *)op->workspace + FLAGS_BYTES(op->num_sms));
+    P->sk.partials = (float4 *)((char *)op->workspace + FLAGS_BYTES(op->num_sms * CONSUMER_WGS));
     P->sk.epoch = op->epoch;
-    gemm_launch(P->sk.plan.sk_tiles ? &LAUNCH<WG_M_BLOCKS, BN> : &whole, op, p->grid, P, stream);
+    gemm_launch(P->sk.plan.sk_tiles ? &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS> : &whole, op, p->grid, P, stream);
 }
 
 /* ---- the menu ------------------------------------------------------------------
  * The kernel above at one tile of one consumer warpgroup each; each wins bench
  * shapes (NOTES.md): 64 x 128 has twice the tiles, to fill the SMs where there
- * are few; 128 x 192 moves fewer bytes per MAC and fills waves 128 x 128 does not. */
+ * are few; 128 x 192 moves fewer bytes per MAC and fills waves 128 x 128 does not.
+ * 128x256c, both warpgroups on one tile, is a prototype (experiments/coop256). */
 typedef struct {
     chooser_config c;
     const gemm_launch_desc *launch;
@@ -868,13 +880,15 @@ typedef struct {
     size_t partial_bytes;
 } menu_config;
 
-#define MENU_CONFIG(NAME, WG_M_BLOCKS, BN, KT_US)                                                   \
-    {{NAME, 64 * WG_M_BLOCKS, BN, KT_US}, &LAUNCH<WG_M_BLOCKS, BN>, config_prepare<WG_M_BLOCKS, BN>, \
-     config_launch<WG_M_BLOCKS, BN>, partial_bytes<WG_M_BLOCKS, BN>()}
+#define MENU_CONFIG(NAME, WG_M_BLOCKS, BN, TILE_WGS, KT_US)                                            \
+    {{NAME, 64 * WG_M_BLOCKS * TILE_WGS, BN, KT_US}, &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>,                  \
+     config_prepare<WG_M_BLOCKS, BN, TILE_WGS>, config_launch<WG_M_BLOCKS, BN, TILE_WGS>,                 \
+     partial_bytes<WG_M_BLOCKS, BN, TILE_WGS>()}
 static const menu_config MENU[] = {
-    MENU_CONFIG("64x128", 1, 128, CHOOSER_KT_US_64x128),
-    MENU_CONFIG("128x128", 2, 128, CHOOSER_KT_US_128x128),
-    MENU_CONFIG("128x192", 2, 192, CHOOSER_KT_US_128x192),
+    MENU_CONFIG("64x128", 1, 128, 1, CHOOSER_KT_US_64x128),
+    MENU_CONFIG("128x128", 2, 128, 1, CHOOSER_KT_US_128x128),
+    MENU_CONFIG("128x192", 2, 192, 1, CHOOSER_KT_US_128x192),
+    MENU_CONFIG("128x256c", 1, 256, 2, CHOOSER_KT_US_128x256c),   /* cooperative */
 };
 #define MENU_SIZE ((int)(sizeof MENU / sizeof MENU[0]))
 
@@ -883,7 +897,7 @@ static size_t step_workspace_bytes(const gemm_operands *op)
 {
     size_t most = 0;
     for (int c = 0; c < MENU_SIZE; ++c) most = MENU[c].partial_bytes > most ? MENU[c].partial_bytes : most;
-    return FLAGS_BYTES(op->num_sms) + most * (size_t)op->num_sms;
+    return FLAGS_BYTES(op->num_sms * CONSUMER_WGS) + most * (size_t)op->num_sms;
 }
 
 /* ---- the chooser's host side ----------------------------------------------------
@@ -926,10 +940,10 @@ static void menu_explain(const gemm_operands *op)
 {
     chooser_estimate e[CHOOSER_MAX_CANDIDATES];
     const int n = menu_estimates(op, e), pick = chooser_pick(e, n);
-    printf("explain: %-16s %6s %6s %5s %6s %8s %5s %8s %8s %8s\n", "candidate", "tiles", "waves", "fill",
+    printf("explain: %-17s %6s %6s %5s %6s %8s %5s %8s %8s %8s\n", "candidate", "tiles", "waves", "fill",
            "B/MAC", "busiest", "power", "kt us", "DRAM us", "pred us");
     for (int i = 0; i < n; ++i)
-        printf("explain: %7s/%-8s %6d %6.2f %5.2f %6.4f %8lld %5.2f %8.3f %8.1f %8.1f%s\n",
+        printf("explain: %8s/%-8s %6d %6.2f %5.2f %6.4f %8lld %5.2f %8.3f %8.1f %8.1f%s\n",
                MENU[e[i].config].c.name, chooser_plan_name(&e[i]), e[i].tiles, e[i].waves,
                e[i].last_wave_fill, e[i].bytes_per_mac, e[i].busiest_kt, e[i].power, e[i].kt_us,
                e[i].t_dram_us, e[i].t_us, i == pick ? "  <- the model's choice" : "");

@@ -9,10 +9,11 @@
 
 #include "../step10_autotune/chooser.h"
 
-static const chooser_config menu[3] = {
+static const chooser_config menu[4] = {
     {"64x128", 64, 128, CHOOSER_KT_US_64x128},
     {"128x128", 128, 128, CHOOSER_KT_US_128x128},
     {"128x192", 128, 192, CHOOSER_KT_US_128x192},
+    {"128x256c", 128, 256, CHOOSER_KT_US_128x256c},   /* cooperative: the CTA's tile */
 };
 static const chooser_device h100 = {66, 50.0 * 1024 * 1024, 3352.0};
 
@@ -20,16 +21,16 @@ static const chooser_device h100 = {66, 50.0 * 1024 * 1024, 3352.0};
 START_TEST(test_chooser_candidates)
 {
     chooser_estimate e[CHOOSER_MAX_CANDIDATES];
-    const int n = chooser_candidates(1024, 1024, 14336, menu, 3, -1, SK_MODE_AUTO, &h100, e);
+    const int n = chooser_candidates(1024, 1024, 14336, menu, 4, -1, SK_MODE_AUTO, &h100, e);
     ck_assert_int_ge(n, 3);
-    ck_assert_int_le(n, 9);
+    ck_assert_int_le(n, 12);
     for (int i = 0; i < n; ++i)
         for (int j = i + 1; j < n; ++j)
             ck_assert(!(e[i].config == e[j].config && chooser_same_plan(&e[i].plan, &e[j].plan)));
     /* --config narrows to one configuration, --mode to one plan */
-    const int one = chooser_candidates(1024, 1024, 14336, menu, 3, 1, SK_MODE_AUTO, &h100, e);
+    const int one = chooser_candidates(1024, 1024, 14336, menu, 4, 1, SK_MODE_AUTO, &h100, e);
     for (int i = 0; i < one; ++i) ck_assert_int_eq(e[i].config, 1);
-    ck_assert_int_eq(chooser_candidates(1024, 1024, 14336, menu, 3, 1, SK_MODE_DP, &h100, e), 1);
+    ck_assert_int_eq(chooser_candidates(1024, 1024, 14336, menu, 4, 1, SK_MODE_DP, &h100, e), 1);
     ck_assert_str_eq(chooser_plan_name(&e[0]), "dp");
 }
 END_TEST
@@ -41,7 +42,7 @@ START_TEST(test_chooser_pick_and_reasons)
                                     {8192, 8192, 8192}, {4096, 4096, 4168}, {128, 14336, 4096}};
     for (int s = 0; s < 6; ++s) {
         chooser_estimate e[CHOOSER_MAX_CANDIDATES];
-        const int n = chooser_candidates(shapes[s][0], shapes[s][1], shapes[s][2], menu, 3, -1, SK_MODE_AUTO,
+        const int n = chooser_candidates(shapes[s][0], shapes[s][1], shapes[s][2], menu, 4, -1, SK_MODE_AUTO,
                                          &h100, e);
         const int p = chooser_pick(e, n);
         for (int i = 0; i < n; ++i) {
@@ -60,6 +61,12 @@ START_TEST(test_chooser_pick_and_reasons)
     chooser_estimate a = chooser_estimate_of(4096, 4096, 4160, menu, 1, &h100, SK_MODE_DP);
     chooser_estimate b = chooser_estimate_of(4096, 4096, 4168, menu, 1, &h100, SK_MODE_DP);
     ck_assert(b.t_us >= a.t_us);
+    /* the cooperative 128 x 256: half of 128 x 128's tiles, the fewest L2 bytes per MAC */
+    chooser_estimate c = chooser_estimate_of(4096, 4096, 4096, menu, 3, &h100, SK_MODE_DP);
+    chooser_estimate d = chooser_estimate_of(4096, 4096, 4096, menu, 1, &h100, SK_MODE_DP);
+    ck_assert_int_eq(2 * c.tiles, d.tiles);
+    for (int i = 0; i < 3; ++i)
+        ck_assert(c.bytes_per_mac < chooser_estimate_of(4096, 4096, 4096, menu, i, &h100, SK_MODE_DP).bytes_per_mac);
 }
 END_TEST
 

@@ -415,10 +415,11 @@ END_TEST
  * Every configuration with every plan on every edge shape and on the shapes
  * where stream-K splits tiles (step 09's cases), the persistent cases in sk:
  * _i = mode * 100 + case, one test case per configuration (CK_RUN_CASE=
- * autotune_64x128 ...: each stays under the device's 10-minute command). */
+ * autotune_64x128 ...: each stays under the device's 10-minute command).
+ * 128x256c is the cooperative prototype (experiments/coop256/README.md). */
 #define AT_BIN "step10_autotune"
-#define NUM_AT_CONFIGS 3
-static const char *const at_configs[NUM_AT_CONFIGS] = {"64x128", "128x128", "128x192"};
+#define NUM_AT_CONFIGS 4
+static const char *const at_configs[NUM_AT_CONFIGS] = {"64x128", "128x128", "128x192", "128x256c"};
 static void at_run(int config, int i)
 {
     const int mode = i / 100, c = i % 100;
@@ -432,6 +433,8 @@ END_TEST
 START_TEST(test_autotune_128x128) { at_run(1, _i); }
 END_TEST
 START_TEST(test_autotune_128x192) { at_run(2, _i); }
+END_TEST
+START_TEST(test_autotune_128x256c) { at_run(3, _i); }
 END_TEST
 
 /* The chooser's own choice on every case (the model, no cache). */
@@ -466,13 +469,15 @@ START_TEST(test_autotune_chooser)
 }
 END_TEST
 
+/* _i: the configuration (at_configs); a pingpong one in the chooser's case,
+ * the cooperative one (a flag per warpgroup) in its own. */
 START_TEST(test_autotune_planted_flag)
 {
     char path[512], cmd[1024];
     debug_step_path(AT_BIN, path, sizeof path);
     ck_assert_msg(exists(path), "%s is not built (make DEBUG=1)", path);
-    snprintf(cmd, sizeof cmd, "%s --plant-bug 5 --config 64x128 --mode sk --no-cache --m 1024 --n 1024 --k 14336 " QUICK,
-             path);
+    snprintf(cmd, sizeof cmd, "%s --plant-bug 5 --config %s --mode sk --no-cache --m 1024 --n 1024 --k 14336 " QUICK,
+             path, at_configs[_i]);
     expect_diagnosis(cmd, "stream-K partial", 0);
 }
 END_TEST
@@ -579,7 +584,7 @@ static int add_loop(TCase *tc, const TTest *fn, int lo, int hi)
 static int autotune_tests(Suite *s, int count_only)
 {
     const TTest *const per_config[NUM_AT_CONFIGS] = {test_autotune_64x128, test_autotune_128x128,
-                                                    test_autotune_128x192};
+                                                    test_autotune_128x192, test_autotune_128x256c};
     const int cases = NUM_GEMM_CASES + NUM_PERSISTENT_CASES + NUM_SK_AUTO_CASES;
     int n = 0;
     for (int c = 0; c < NUM_AT_CONFIGS; ++c) {
@@ -588,6 +593,7 @@ static int autotune_tests(Suite *s, int count_only)
         TCase *tc = count_only ? NULL : tcase_create(strdup(name));
         if (tc) tcase_set_timeout(tc, 300);
         for (int m = 0; m < 3; ++m) n += add_loop(tc, per_config[c], m * 100, m * 100 + cases);
+        if (c == 3) n += add_loop(tc, test_autotune_planted_flag, c, c + 1);   /* the cooperative fixup's hang report */
         if (tc) suite_add_tcase(s, tc);
     }
     TCase *tc = count_only ? NULL : tcase_create("autotune");

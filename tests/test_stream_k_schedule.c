@@ -8,13 +8,20 @@
  * bodies are modelled: cooperative (one sequence per unit) and pingpong (the
  * unit's pieces alternate between two warpgroups with step 07's turns: a
  * mainloop starts after the previous piece's mainloop and after the same
- * warpgroup's previous epilogue; epilogues go in order).  The simulator
+ * warpgroup's previous epilogue; epilogues go in order).  A cooperative CTA
+ * of several warpgroups on one tile (step 10's 128x256c) is the cooperative
+ * body with one partial and one flag per warpgroup (sk_part_slot): warpgroup
+ * q of an owner waits for warpgroup q of each writer, and the ring they
+ * share couples their mainloops (modelled in lockstep: every part's
+ * mainloop starts after every part's previous epilogue, which only adds
+ * dependencies, so no cycle there means none on the GPU).  The simulator
  * resolves events in rounds; a round that resolves nothing while events are
  * left is a cycle (a deadlock on the GPU).  A control ordering with the owner
  * at the other end of the tile shows that the simulator does find chains. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -266,45 +273,66 @@ END_TEST
 
 /* ---- the wait graph, simulated ---------------------------------------------------- */
 
-/* Costs in k-tile times; -1 while unknown. */
+/* Costs in k-tile times; -1 while unknown.  One per warpgroup part of a
+ * cooperative CTA (part 0 only otherwise); mend is the same in every part. */
+#define MAX_PARTS 2
 typedef struct {
     double flag;          /* writer: when its partial is flagged */
     double mend, eend;    /* mainloop issued / epilogue done */
 } ev;
-static ev evs[MAX_UNITS][MAX_ITEMS];
+static ev evs[MAX_UNITS][MAX_ITEMS][MAX_PARTS];
 
 typedef struct {
     double write, read, epi;   /* per partial written / read; per epilogue */
     int pingpong;
     int reversed;              /* control: the owner is the unit with the LAST k-tile */
+    int parts;                 /* warpgroups on one tile, each with its own partial (0 or 1: one) */
+    double skew;               /* part 1's write and epilogue cost this much more */
 } sim_cfg;
+
+/* The owner part q's wait for its writers' partials of tile t: the time all
+ * are flagged, -1 if one is not yet. */
+static double sim_wait(const sk_plan *p, const sim_cfg *cfg, int u, int t, int q, double ready)
+{
+    const int lo = cfg->reversed ? sk_tile_owner(p, t) : u + 1;
+    const int hi = cfg->reversed ? u - 1 : sk_tile_last_unit(p, t);
+    for (int v = lo; v <= hi; ++v) {
+        double f = -2;   /* the writer's piece of this tile, part q */
+        for (int j = 0; j < nitems[v]; ++j)
+            if (items[v][j].tile == t) f = evs[v][j][q].flag;
+        if (f == -2) ck_abort_msg("tile %d: unit %d has no piece of it", t, v);
+        if (f < 0) return -1;
+        if (f > ready) ready = f;
+    }
+    return ready + cfg->read * (hi - lo + 1);
+}
 
 /* Returns the makespan, or -1 if some event can never happen (a cycle). */
 static double simulate(const sk_plan *p, const sim_cfg *cfg)
 {
+    const int parts = cfg->parts > 1 ? cfg->parts : 1;
+    ck_assert_int_le(parts, MAX_PARTS);
     int left = 0;
     for (int u = 0; u < p->units; ++u)
-        for (int i = 0; i < nitems[u]; ++i) {
-            evs[u][i].flag = evs[u][i].mend = evs[u][i].eend = -1;
-            ++left;
-        }
+        for (int i = 0; i < nitems[u]; ++i, ++left)
+            for (int q = 0; q < parts; ++q) evs[u][i][q].flag = evs[u][i][q].mend = evs[u][i][q].eend = -1;
     double makespan = 0;
     for (int round = 0; left > 0; ++round) {
         int progress = 0;
         for (int u = 0; u < p->units; ++u)
             for (int i = 0; i < nitems[u]; ++i) {
-                ev *e = &evs[u][i];
-                if (e->eend >= 0) continue;
+                ev *e = evs[u][i];
+                if (e[0].eend >= 0) continue;
                 const sk_work w = items[u][i];
                 /* mainloop: after the previous piece's mainloop (one tensor-core
                  * queue) and, pingpong, after this warpgroup's previous epilogue;
-                 * cooperative: after the previous piece's epilogue */
+                 * cooperative: after the previous piece's epilogue, in every part */
                 const int same_wg = cfg->pingpong ? i - 2 : i - 1;
-                if (i > 0 && evs[u][i - 1].mend < 0) continue;
-                if (same_wg >= 0 && evs[u][same_wg].eend < 0) continue;
-                double start = i > 0 ? evs[u][i - 1].mend : 0;
-                if (same_wg >= 0 && evs[u][same_wg].eend > start) start = evs[u][same_wg].eend;
-                e->mend = start + (w.k_end - w.k_begin);
+                if (i > 0 && evs[u][i - 1][0].mend < 0) continue;
+                if (same_wg >= 0 && evs[u][same_wg][0].eend < 0) continue;
+                double start = i > 0 ? evs[u][i - 1][0].mend : 0;
+                for (int q = 0; q < parts && same_wg >= 0; ++q)
+                    if (evs[u][same_wg][q].eend > start) start = evs[u][same_wg][q].eend;
                 /* roles: the real rule, or the control's mirror image */
                 const int kt = p->kt;
                 int writes, waits;
@@ -315,31 +343,22 @@ static double simulate(const sk_plan *p, const sim_cfg *cfg)
                     writes = w.k_end < kt;
                     waits = w.k_end == kt && w.k_begin > 0;
                 }
-                double ready = e->mend;
-                if (writes) {
-                    e->flag = e->mend + cfg->write;
-                    ready = e->flag;
+                double ready[MAX_PARTS];
+                int blocked = 0;
+                for (int q = 0; q < parts; ++q) {
+                    e[q].mend = start + (w.k_end - w.k_begin);
+                    ready[q] = e[q].mend;
+                    if (writes) ready[q] = e[q].flag = e[q].mend + cfg->write + (q ? cfg->skew : 0);
+                    if (waits) ready[q] = sim_wait(p, cfg, u, w.tile, q, ready[q]);
+                    blocked |= ready[q] < 0;   /* mend stays tentative: recomputed next round */
                 }
-                if (waits) {
-                    const int lo = cfg->reversed ? sk_tile_owner(p, w.tile) : u + 1;
-                    const int hi = cfg->reversed ? u - 1 : sk_tile_last_unit(p, w.tile);
-                    int blocked = 0;
-                    for (int v = lo; v <= hi && !blocked; ++v) {
-                        /* the writer's piece of this tile */
-                        double f = -2;
-                        for (int j = 0; j < nitems[v]; ++j)
-                            if (items[v][j].tile == w.tile) f = evs[v][j].flag;
-                        if (f == -2) ck_abort_msg("tile %d: unit %d has no piece of it", w.tile, v);
-                        if (f < 0) blocked = 1;
-                        else if (f > ready) ready = f;
-                    }
-                    if (blocked) continue;   /* mend stays tentative: recomputed next round */
-                    ready += cfg->read * (hi - lo + 1);
+                if (blocked) continue;
+                if (i > 0 && evs[u][i - 1][0].eend < 0) continue;
+                for (int q = 0; q < parts; ++q) {
+                    if (i > 0 && evs[u][i - 1][q].eend > ready[q]) ready[q] = evs[u][i - 1][q].eend;
+                    e[q].eend = ready[q] + (writes ? 0 : cfg->epi + (q ? cfg->skew : 0));
+                    if (e[q].eend > makespan) makespan = e[q].eend;
                 }
-                if (i > 0 && evs[u][i - 1].eend < 0) continue;
-                if (i > 0 && evs[u][i - 1].eend > ready) ready = evs[u][i - 1].eend;
-                e->eend = ready + (writes ? 0 : cfg->epi);
-                if (e->eend > makespan) makespan = e->eend;
                 --left;
                 progress = 1;
             }
@@ -360,32 +379,46 @@ static int max_work(const sk_plan *p)
     return hi;
 }
 
+/* The CTA bodies the simulator models: {pingpong, parts, skew, name}. */
+static const struct { int pingpong, parts; double skew; const char *name; } bodies[] = {
+    {0, 1, 0, "cooperative"},
+    {1, 1, 0, "pingpong"},
+    {0, 2, 0, "cooperative, 2 parts"},
+    {0, 2, 1.5, "cooperative, 2 parts, part 1 slower"},
+};
+
+/* No cycle, and no chain: the makespan stays within the busiest unit's
+ * k-tiles (free fixup), or that plus one write, the owner's reads and the
+ * epilogues (a chain of units would add a unit's whole range). */
+static void expect_no_cycle_no_chain(const sk_plan *p, int b, const char *what)
+{
+    const int mw = max_work(p);
+    sim_cfg free_cfg = {0, 0, 0, bodies[b].pingpong, 0, bodies[b].parts, 0};
+    const double t0 = simulate(p, &free_cfg);
+    EXPECT(t0 >= 0, "%s %s: the wait graph has a cycle", what, bodies[b].name);
+    EXPECT(t0 <= mw, "%s %s: makespan %.1f > the busiest unit's %d k-tiles: a wait is on the critical path",
+           what, bodies[b].name, t0, mw);
+    sim_cfg cfg = {2, 2, 1, bodies[b].pingpong, 0, bodies[b].parts, bodies[b].skew};
+    const double t1 = simulate(p, &cfg);
+    const int n = sk_plan_max_sharing(p);
+    int most = 0;
+    for (int u = 0; u < p->units; ++u) most = nitems[u] > most ? nitems[u] : most;
+    const double bound = mw + cfg.write + cfg.skew + cfg.read * (n - 1) + (cfg.epi + cfg.skew) * (most + 1);
+    EXPECT(t1 >= 0 && t1 <= bound, "%s %s: makespan %.1f with fixup costs, bound %.1f", what, bodies[b].name,
+           t1, bound);
+}
+
 START_TEST(test_no_cycle_no_chain)
 {
     for (int c = 0; c < NELEMS(cases); ++c)
     for (int uc = 0; uc < NELEMS(unit_counts); ++uc)
-    for (int pp = 0; pp < 2; ++pp) {
+    for (int b = 0; b < NELEMS(bodies); ++b) {
         const int T = cases[c][0], KT = cases[c][1], U = unit_counts[uc];
         const sk_plan p = sk_plan_make(T, KT, U, SK_MODE_SK);
         walk_all(&p);
-        const int mw = max_work(&p);
-        /* free fixup: nobody ever waits longer than the slowest unit works */
-        sim_cfg free_cfg = {0, 0, 0, pp, 0};
-        const double t0 = simulate(&p, &free_cfg);
-        EXPECT(t0 >= 0, "T %d KT %d U %d %s: the wait graph has a cycle", T, KT, U, pp ? "pingpong" : "cooperative");
-        EXPECT(t0 <= mw, "T %d KT %d U %d %s: makespan %.1f > the busiest unit's %d k-tiles: a wait "
-               "is on the critical path", T, KT, U, pp ? "pingpong" : "cooperative", t0, mw);
-        /* with costs: at most one write, the owner's reads and the epilogues
-         * on top of the busiest unit (a chain of units would add a unit's
-         * whole range) */
-        sim_cfg cfg = {2, 2, 1, pp, 0};
-        const double t1 = simulate(&p, &cfg);
-        const int n = sk_plan_max_sharing(&p);
-        int most = 0;
-        for (int u = 0; u < p.units; ++u) most = nitems[u] > most ? nitems[u] : most;
-        const double bound = mw + cfg.write + cfg.read * (n - 1) + cfg.epi * (most + 1);
-        EXPECT(t1 >= 0 && t1 <= bound, "T %d KT %d U %d %s: makespan %.1f with fixup costs, bound %.1f",
-               T, KT, U, pp ? "pingpong" : "cooperative", t1, bound);
+        char what[64];
+        snprintf(what, sizeof what, "T %d KT %d U %d", T, KT, U);
+        expect_no_cycle_no_chain(&p, b, what);
     }
 }
 END_TEST
@@ -398,11 +431,13 @@ START_TEST(test_control_chain_detected)
     const sk_plan p = sk_plan_make(64, 224, 132, SK_MODE_SK);
     walk_all(&p);
     const int mw = max_work(&p);
-    sim_cfg good = {0, 0, 0, 0, 0}, bad = {0, 0, 0, 0, 1};
-    const double tg = simulate(&p, &good), tb = simulate(&p, &bad);
-    ck_assert(tg >= 0 && tg <= mw);
-    ck_assert_msg(tb < 0 || tb > 10 * mw, "the control should chain the units: makespan %.1f, busiest %d",
-                  tb, mw);
+    for (int parts = 1; parts <= MAX_PARTS; ++parts) {
+        sim_cfg good = {0, 0, 0, 0, 0, parts, 0}, bad = {0, 0, 0, 0, 1, parts, 0};
+        const double tg = simulate(&p, &good), tb = simulate(&p, &bad);
+        ck_assert(tg >= 0 && tg <= mw);
+        ck_assert_msg(tb < 0 || tb > 10 * mw, "the control should chain the units (%d parts): makespan %.1f, "
+                      "busiest %d", parts, tb, mw);
+    }
 }
 END_TEST
 
@@ -606,6 +641,89 @@ START_TEST(test_units_control)
 }
 END_TEST
 
+/* ---- step 10's menu: every configuration's fixup on clusters -------------------
+ * Step 10 runs the cluster plan above at four tiles: three pingpong ones (a
+ * warpgroup per tile: one partial and one flag per CTA) and the cooperative
+ * 128 x 256 (both consumer warpgroups on one tile: a partial and a flag per
+ * warpgroup, sk_part_slot).  For each, in the modes that stream: the ledger
+ * holds every real (tile, k-tile) once; every writer's (CTA, part) has a slot
+ * of its own inside what kernel.cu reserves (a flag per consumer warpgroup of
+ * the grid), and pingpong's is the CTA's slot as in step 09; the slot an
+ * owner's part reads is the one the same part of that writer's CTA wrote, for
+ * the same tile; and the wait graph, simulated with the body the
+ * configuration runs, has no cycle and no chain. */
+static const struct { int bm, bn, parts; const char *name; } menu_cfgs[] = {
+    {64, 128, 1, "64x128"}, {128, 128, 1, "128x128"}, {128, 192, 1, "128x192"}, {128, 256, 2, "128x256c"},
+};
+static const int menu_shapes[][3] = {   /* M, N, K: stream-K's, the bench's and edges */
+    {1024, 1024, 14336}, {256, 256, 256}, {1000, 1001, 1000}, {4096, 4096, 4096}, {2048, 4096, 14336},
+    {640, 1001, 4168},   {8192, 8192, 8192}, {1536, 1536, 1536}, {300, 2000, 512}, {127, 129, 72},
+};
+static const int menu_units[] = {66, 64, 7, 1};
+
+/* Checks one plan's slots (see above); counts its owners and writers. */
+static void expect_menu_slots(const sk_plan *p, int parts, const char *what, int *owners, int *writers)
+{
+    static int slot_tile[2 * MAX_PARTS * MAX_UNITS], slot_rank[2 * MAX_PARTS * MAX_UNITS],
+        slot_part[2 * MAX_PARTS * MAX_UNITS];
+    const int nslots = 2 * p->units * parts;
+    for (int s = 0; s < nslots; ++s) slot_tile[s] = -1;
+    for (int u = 0; u < p->units; ++u)
+        for (int i = 0; i < nitems[u]; ++i) {
+            if (!sk_work_writes(p, &items[u][i])) continue;
+            for (int r = 0; r < 2; ++r)
+                for (int q = 0; q < parts; ++q, ++*writers) {
+                    const int s = sk_part_slot(u, r, 2, q, parts);
+                    EXPECT(s >= 0 && s < nslots && slot_tile[s] < 0, "%s: unit %d rank %d part %d: slot %d "
+                           "outside [0, %d) or reused", what, u, r, q, s, nslots);
+                    EXPECT(parts > 1 || s == sk_cluster_slot(u, r, 2), "%s: pingpong's slot moved", what);
+                    slot_tile[s] = items[u][i].tile, slot_rank[s] = r, slot_part[s] = q;
+                }
+        }
+    for (int u = 0; u < p->units; ++u)
+        for (int i = 0; i < nitems[u]; ++i) {
+            const sk_work w = items[u][i];
+            if (!sk_work_waits(p, &w)) continue;
+            ++*owners;
+            for (int v = u + 1; v <= sk_tile_last_unit(p, w.tile); ++v)
+                for (int r = 0; r < 2; ++r)
+                    for (int q = 0; q < parts; ++q) {
+                        const int s = sk_part_slot(v, r, 2, q, parts);
+                        EXPECT(s >= 0 && s < nslots && slot_tile[s] == w.tile && slot_rank[s] == r &&
+                               slot_part[s] == q, "%s: owner %d rank %d part %d of tile %d reads slot %d, "
+                               "written for tile %d rank %d part %d", what, u, r, q, w.tile, s,
+                               s >= 0 && s < nslots ? slot_tile[s] : -9, s >= 0 && s < nslots ? slot_rank[s] : -9,
+                               s >= 0 && s < nslots ? slot_part[s] : -9);
+                    }
+        }
+}
+
+START_TEST(test_menu_fixup_on_clusters)
+{
+    int owners[NELEMS(menu_cfgs)] = {0}, writers[NELEMS(menu_cfgs)] = {0};
+    for (int c = 0; c < NELEMS(menu_cfgs); ++c)
+    for (int sh = 0; sh < NELEMS(menu_shapes); ++sh)
+    for (int ui = 0; ui < NELEMS(menu_units); ++ui)
+    for (int m = 0; m < 2; ++m) {   /* the modes that stream: sk, auto */
+        const int mode = m ? SK_MODE_AUTO : SK_MODE_SK;
+        const int M = menu_shapes[sh][0], N = menu_shapes[sh][1], K = menu_shapes[sh][2], U = menu_units[ui];
+        const int parts = menu_cfgs[c].parts;
+        const cluster_sched cs = cluster_sched_make(M, N, menu_cfgs[c].bm, menu_cfgs[c].bn, 2, 1, 8, U);
+        const sk_plan p = sk_plan_make(cs.sched.num_tiles, (K + 63) / 64, U, mode);
+        char what[96];
+        snprintf(what, sizeof what, "%s %dx%dx%d U %d mode %d", menu_cfgs[c].name, M, N, K, U, mode);
+        EXPECT(sk_launch_faults(&p, &cs, p.units) == 0, "%s: the ledger has faults", what);
+        walk_all(&p);
+        expect_menu_slots(&p, parts, what, &owners[c], &writers[c]);
+        for (int b = 0; b < NELEMS(bodies); ++b)   /* the body this configuration runs */
+            if (bodies[b].parts == parts && bodies[b].pingpong == (parts == 1)) expect_no_cycle_no_chain(&p, b, what);
+    }
+    for (int c = 0; c < NELEMS(menu_cfgs); ++c)   /* the fixup was exercised, not only whole tiles */
+        ck_assert_msg(owners[c] > 0 && writers[c] > owners[c], "%s: %d owners, %d writer parts", menu_cfgs[c].name,
+                      owners[c], writers[c]);
+}
+END_TEST
+
 Suite *stream_k_schedule_suite(void)
 {
     Suite *s = suite_create("stream_k_schedule");
@@ -620,6 +738,7 @@ Suite *stream_k_schedule_suite(void)
     tcase_add_test(tc, test_cluster_units);
     tcase_add_test(tc, test_units_cover_and_roles);
     tcase_add_test(tc, test_units_control);
+    tcase_add_test(tc, test_menu_fixup_on_clusters);
     suite_add_tcase(s, tc);
     return s;
 }

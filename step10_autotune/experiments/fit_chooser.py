@@ -4,6 +4,10 @@
 # nine constants by least squares on log time (a random-walk search: no
 # numpy here), and prints at how many shapes the model's pick is within 3%
 # of the best measured candidate.  python3 fit_chooser.py [LOGS_DIR]
+# A tenth, the cooperative 128x256c's k-tile time, is fitted only when the
+# logs have 128x256c rows (experiments/coop256/README.md); without them the
+# search is exactly the nine-constant one, and chooser.h's value stays
+# provisional.
 import json, math, random, re, glob, sys, os
 LOGS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), 'logs')
 rows = []
@@ -20,7 +24,8 @@ for d, name in (('fit', 'tune_fit'), ('held', 'tune_heldout')):
                 tu[m.group(1)] = dict(ms=float(m.group(2)), ratio=float(m.group(4)))
         for k in tu:
             r = dict(set=d, shape=shape, cand=k, **tu[k]); r.update(ex.get(k, {})); rows.append(r)
-cfg={'64x128':(64,128),'128x128':(128,128),'128x192':(128,192)}
+cfg={'64x128':(64,128),'128x128':(128,128),'128x192':(128,192),'128x256c':(128,256)}
+coop=any(r['cand'].startswith('128x256c/') for r in rows)
 def ceil(a,b): return -(-a//b)
 def feats(r):
     M,N,K=r['shape']; c,p=r['cand'].split('/'); bm,bn=cfg[c]
@@ -28,8 +33,8 @@ def feats(r):
     busy=min(ct,66)*2 if p=='dp' else 132
     return dict(shape=(M,N,K),c=c,p=p,bm=bm,bn=bn,busy=busy,busiest=r['busiest'],dram=r['dram'],mis=(K%64!=0),K=K,ct=ct)
 def model(th,f):
-    T0,k64,k128,k192,l2bw,skf,mis,pw,f0=th
-    kt={'64x128':k64,'128x128':k128,'128x192':k192}[f['c']]
+    T0,k64,k128,k192,l2bw,skf,mis,pw,f0=th[:9]
+    kt={'64x128':k64,'128x128':k128,'128x192':k192,'128x256c':th[9] if len(th)>9 else None}[f['c']]
     l2=f['busy']*(f['bm']/2+f['bn'])*128/(l2bw*1e3)*(mis if f['mis'] else 1)
     M,N,K=f['shape']; F=2.0*M*N*K/1e9
     t=f['busiest']*max(kt,l2)*(skf if f['p']=='sk' else 1)*(1+pw*min(1.0,F/f0))
@@ -37,7 +42,7 @@ def model(th,f):
 fit=[(feats(r),r['ms']*1000) for r in rows if r['set']=='fit']
 held=[(feats(r),r['ms']*1000) for r in rows if r['set']=='held']
 def loss(th,data): return sum((math.log(model(th,f))-math.log(t))**2 for f,t in data)
-th=[5.0,0.2,0.3,0.45,9000.0,1.3,1.8,0.25,100.0]
+th=[5.0,0.2,0.3,0.45,9000.0,1.3,1.8,0.25,100.0]+([0.55] if coop else [])
 random.seed(1)
 best=loss(th,fit)
 for it in range(20000):
