@@ -881,7 +881,7 @@ typedef struct {
 } menu_config;
 
 #define MENU_CONFIG(NAME, WG_M_BLOCKS, BN, TILE_WGS, KT_US)                                            \
-    {{NAME, 64 * WG_M_BLOCKS * TILE_WGS, BN, KT_US}, &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>,                  \
+    {{NAME, 64 * WG_M_BLOCKS * TILE_WGS, BN, KT_US, TILE_WGS}, &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>,        \
      config_prepare<WG_M_BLOCKS, BN, TILE_WGS>, config_launch<WG_M_BLOCKS, BN, TILE_WGS>,                 \
      partial_bytes<WG_M_BLOCKS, BN, TILE_WGS>()}
 static const menu_config MENU[] = {
