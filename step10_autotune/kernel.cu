@@ -75,11 +75,10 @@
  *              0.54x cuBLAS).  Two m64 blocks give two independent chains.
  * Measured (NOTES.md): 128 x 128 is the default; 128 x 192 is faster where
  * its tiles divide the grid of SMs well (8192^3) and slower where they do
- * not (4096^3: 704 tiles = 5.3 per SM, so some SMs run 6).  Step 10 runs
- * a menu of tiles: WG_M_BLOCKS, BN and TILE_WGS (1: pingpong; 2: step 06's
- * COOPERATIVE 128 x 256, both consumer warpgroups on one tile, 64 rows and 128
- * accumulators each, every stage and epilogue together, no turns) are the template
- * parameters of every function that depends on the tile; the macros expand there. */
+ * not (4096^3: 704 tiles = 5.3 per SM, so some SMs run 6).
+ * Step 10 runs a menu of tiles: WG_M_BLOCKS, BN and TILE_WGS (1: pingpong; 2:
+ * step 06's COOPERATIVE 128 x 256, consumer_tiles) are the template parameters
+ * of every function that depends on the tile; the macros expand there. */
 #define CONSUMER_WGS 2
 #define WG_THREADS 128                          /* 4 warps: one warpgroup */
 #define BM (64 * WG_M_BLOCKS * TILE_WGS)        /* rows of one tile: a warpgroup's, or both's */
@@ -196,8 +195,8 @@ static_assert(EPI_COLS * 2 == WGMMA_SW128_ROW_BYTES, "an epilogue row must be on
 /* ---- stream-K: the plan and the workspace ---------------------------------------
  * The workspace is the harness's, zeroed once (flags hold the launch number:
  * never reset).  A partial: a warpgroup's accumulators in register order,
- * 64 KiB per CTA (cooperative: per warpgroup) in slot sk_part_slot; the
- * owner's CTA r reads the writers' CTA r: the same tile, the same layout. */
+ * 64 KiB per CTA (cooperative: per warpgroup) in slot sk_part_slot; the owner's CTA r
+ * reads the writers' CTA r: the same tile, the same fragment layout. */
 typedef struct {
     sk_plan plan;
     float4 *partials;      /* one partial tile per CTA: its first piece's */
@@ -587,8 +586,8 @@ static __device__ __forceinline__ void skip_unit(const kernel_params *P, work_wa
  * Consumer c (warpgroup c + 1) takes units c, c+2, c+4 ... of this CTA's
  * walk.  The producer loads every unit in order, so c's pipeline states
  * start c units into the ring and skip the partner's unit after every one.
- * Cooperative (TILE_WGS = 2, step 06's consumer): both take EVERY unit, its
- * rows `part`, each stage and each epilogue at the same time: no turns. */
+ * Cooperative (TILE_WGS = 2, step 06's consumer): both take EVERY unit, its 64
+ * rows `part` (128 accumulators each), every stage and epilogue together: no turns. */
 template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static __device__ __forceinline__ void consumer_tiles(const kernel_params *P, consumer_ctx *cc)
 {
@@ -664,15 +663,14 @@ static __device__ __forceinline__ void consumer_tiles(const kernel_params *P, co
  *     for both readers.  A wgmma is one operation of the whole
  *     warpgroup, so one thread's wait covers all four warps.  (CUTLASS's
  *     PipelineTmaAsync with clusters also counts one arrival per
- *     consumer warpgroup and CTA.)  Cooperative: 4, both warpgroups of
- *     each CTA read every slot, each releases it in both CTAs. */
+ *     consumer warpgroup and CTA.) */
 template <int TILE_WGS>
 static __device__ __forceinline__ void barriers_init(const smem_ring *sm, int stages)
 {
     if (threadIdx.x == 0) {
         for (int s = 0; s < stages; ++s) {
             mbar_init(&sm->full[s], 1);
-            mbar_init(&sm->empty[s], CLUSTER_SIZE * TILE_WGS);
+            mbar_init(&sm->empty[s], CLUSTER_SIZE * TILE_WGS);   /* cooperative: 4, both warpgroups read every slot */
         }
         named_bar_init();
         mbar_fence_init();
