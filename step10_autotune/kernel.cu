@@ -778,15 +778,14 @@ static const gemm_launch_desc LAUNCH = {
 typedef struct {
     kernel_params P;
     int grid;                 /* the plan's units, in CTAs */
-    int config;               /* the menu's configuration (below) */
+    size_t workspace;         /* bytes: a partial tile and a flag per CTA, if anything streams */
+    const gemm_launch_desc *launch;   /* its configuration's (step_prepare) */
 } step_plan;
 
 /* The workspace: a flag per consumer warpgroup of the largest grid first, then
  * the partials at a fixed offset, so that configurations whose partials differ
  * in size (--tune runs them in turn on it) never write a partial over a flag. */
 #define FLAGS_BYTES(sms) (((size_t)(sms) * sizeof(uint32_t) + 1023) / 1024 * 1024)
-template <int WG_M_BLOCKS, int BN, int TILE_WGS>
-static constexpr size_t partial_bytes() { return PARTIAL_BYTES * TILE_WGS; }   /* 32-128 KiB per CTA */
 
 /* What the plan does, once per run (not per rotation set). */
 static void stream_k_plan_print(const step_plan *p)
@@ -795,9 +794,9 @@ static void stream_k_plan_print(const step_plan *p)
     const sk_plan *s = &p->P.sk.plan;
     if (told++) return;
     printf("stream-K plan: %d cluster tiles x %d k-tiles on %d clusters: %d streamed "
-           "(%d-%d k-tiles per cluster), %d data-parallel\n",
+           "(%d-%d k-tiles per cluster), %d data-parallel; workspace %zu bytes\n",
            s->tiles, s->kt, s->units, s->sk_tiles, s->sk_base, s->sk_base + (s->sk_extra > 0),
-           s->tiles - s->sk_tiles);
+           s->tiles - s->sk_tiles, p->workspace);
 }
 
 /* T cluster tiles of KT k-tiles on U co-resident clusters, --mode.  Whole
@@ -814,6 +813,7 @@ static step_plan *config_prepare(const gemm_operands *op)
     static_assert(BN % EPI_COLS == 0, "BN must be a multiple of the 64-column store sub-tile");
     static_assert(PRODUCER_REGS >= 24 && PRODUCER_REGS % 8 == 0, "setmaxnreg: a multiple of 8, >= 24");
     static_assert(TILE_WGS == 1 || TILE_WGS == CONSUMER_WGS, "a tile is one warpgroup's, or all of theirs");
+    static_assert(PARTIAL_BYTES * TILE_WGS == BM * BN * sizeof(float), "a CTA's partial: its tile in fp32");
     step_plan *p = (step_plan *)gemm_plan_alloc(sizeof *p, STEP_ID);
     kernel_params *P = &p->P;
     gemm_encode_ab(&P->map_a, &P->map_b, op, A_HALF_ROWS, BN, BK);
@@ -835,6 +835,7 @@ static step_plan *config_prepare(const gemm_operands *op)
         { fprintf(stderr, "step10: more than %d SMs\n", CLUSTER_PROBE_MAX_SMS); exit(EXIT_NO_DEVICE); }
     cluster_walk_starts(&LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>, op, p->grid, start);
     for (int c = 0; c < p->grid / CLUSTER_SIZE; ++c) P->walk_start[c] = (uint16_t)start[c];
+    p->workspace = P->sk.plan.sk_tiles ? p->grid * TILE_WGS * (PARTIAL_BYTES + sizeof(uint32_t)) : 0;
     op->report->cluster = CLUSTER_SIZE;
     /* The CSV's mode column: what runs, auto's choice resolved. */
     op->report->mode = P->sk.plan.sk_tiles == 0 ? "dp" : op->mode == GEMM_MODE_SK ? "sk" : "sk_l2";
@@ -847,11 +848,10 @@ static void step_release(void *plan)
     gemm_plan_free(plan);
 }
 
-template <int WG_M_BLOCKS, int BN, int TILE_WGS>
-static void config_launch(const gemm_operands *op, cudaStream_t stream)
+static void step_launch(const gemm_operands *op, cudaStream_t stream)
 {
     static gemm_launch_desc whole;   /* LAUNCH without the cooperative attribute */
-    whole = LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>;
+    whole = *((const step_plan *)op->plan)->launch;
     whole.cooperative = 0;
     step_plan *p = (step_plan *)op->plan;
     kernel_params *P = &p->P;
@@ -862,7 +862,9 @@ static void config_launch(const gemm_operands *op, cudaStream_t stream)
     P->sk.flags = (uint32_t *)op->workspace;
     P->sk.partials = (float4 *)((char *)op->workspace + FLAGS_BYTES(op->num_sms * CONSUMER_WGS));
     P->sk.epoch = op->epoch;
-    gemm_launch(P->sk.plan.sk_tiles ? &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS> : &whole, op, p->grid, P, stream);
+    gemm_operands o = *op;   /* with the plan's ring: --stages, or the most its configuration fits */
+    o.stages = P->stages;
+    gemm_launch(P->sk.plan.sk_tiles ? p->launch : &whole, &o, p->grid, P, stream);
 }
 
 /* ---- the menu ------------------------------------------------------------------
@@ -874,14 +876,11 @@ typedef struct {
     chooser_config c;
     const gemm_launch_desc *launch;
     step_plan *(*prepare)(const gemm_operands *op);
-    void (*run)(const gemm_operands *op, cudaStream_t stream);
-    size_t partial_bytes;
 } menu_config;
 
 #define MENU_CONFIG(NAME, WG_M_BLOCKS, BN, TILE_WGS, KT_US)                                            \
     {{NAME, 64 * WG_M_BLOCKS * TILE_WGS, BN, KT_US}, &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>,                  \
-     config_prepare<WG_M_BLOCKS, BN, TILE_WGS>, config_launch<WG_M_BLOCKS, BN, TILE_WGS>,                 \
-     partial_bytes<WG_M_BLOCKS, BN, TILE_WGS>()}
+     config_prepare<WG_M_BLOCKS, BN, TILE_WGS>}
 static const menu_config MENU[] = {
     MENU_CONFIG("64x128", 1, 128, 1, CHOOSER_KT_US_64x128),
     MENU_CONFIG("128x128", 2, 128, 1, CHOOSER_KT_US_128x128),
@@ -893,9 +892,9 @@ static const menu_config MENU[] = {
 /* One workspace for every candidate (above): the flags, then the menu's largest partial per CTA. */
 static size_t step_workspace_bytes(const gemm_operands *op)
 {
-    size_t most = 0;
-    for (int c = 0; c < MENU_SIZE; ++c) most = MENU[c].partial_bytes > most ? MENU[c].partial_bytes : most;
-    return FLAGS_BYTES(op->num_sms * CONSUMER_WGS) + most * (size_t)op->num_sms;
+    int most = 0;   /* elements of the menu's largest tile: a CTA's partial is its tile in fp32 */
+    for (int c = 0; c < MENU_SIZE; ++c) most = MENU[c].c.bm * MENU[c].c.bn > most ? MENU[c].c.bm * MENU[c].c.bn : most;
+    return FLAGS_BYTES(op->num_sms * CONSUMER_WGS) + (size_t)most * sizeof(float) * op->num_sms;
 }
 
 /* ---- the chooser's host side ----------------------------------------------------
@@ -908,9 +907,8 @@ static int menu_estimates(const gemm_operands *op, chooser_estimate *e)
     static chooser_device dev;
     if (!dev.clusters) {
         gemm_operands o = *op;
-        o.launch = MENU[0].launch;
-        o.stages = gemm_stages_that_fit(o.launch, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
-        const chooser_device d = {gemm_persistent_grid(o.launch, &o, 1 << 28) / CLUSTER_SIZE,
+        o.stages = gemm_stages_that_fit(MENU[0].launch, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
+        const chooser_device d = {gemm_persistent_grid(MENU[0].launch, &o, 1 << 28) / CLUSTER_SIZE,
                                   (double)op->l2_bytes, op->dram_gbs};
         dev = d;
         for (int c = 0; c < MENU_SIZE; ++c) cfg[c] = MENU[c].c;
@@ -960,19 +958,10 @@ static void *step_prepare(const gemm_operands *op)
     o.mode = e[i].mode;
     if (!o.stages) o.stages = gemm_stages_that_fit(m->launch, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
     step_plan *p = m->prepare(&o);
-    p->config = e[i].config;
+    p->launch = m->launch;
     op->report->config = m->c.name;
     op->report->stages = o.stages;
     return p;
-}
-
-static void step_launch(const gemm_operands *op, cudaStream_t stream)
-{
-    const step_plan *p = (const step_plan *)op->plan;
-    gemm_operands o = *op;
-    o.stages = p->P.stages;
-    o.launch = MENU[p->config].launch;
-    MENU[p->config].run(&o, stream);
 }
 
 int main(int argc, char **argv)
