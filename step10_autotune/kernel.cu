@@ -782,11 +782,6 @@ typedef struct {
     const gemm_launch_desc *launch;   /* its configuration's (step_prepare) */
 } step_plan;
 
-/* The workspace: a flag per consumer warpgroup of the largest grid first, then
- * the partials at a fixed offset, so that configurations whose partials differ
- * in size (--tune runs them in turn on it) never write a partial over a flag. */
-#define FLAGS_BYTES(sms) (((size_t)(sms) * sizeof(uint32_t) + 1023) / 1024 * 1024)
-
 /* What the plan does, once per run (not per rotation set). */
 static void stream_k_plan_print(const step_plan *p)
 {
@@ -858,9 +853,9 @@ static void step_launch(const gemm_operands *op, cudaStream_t stream)
     P->trace = op->trace;
     P->trace.cta_b = 1;   /* a timeline shows the two CTAs of cluster 0 */
     P->plant_bug = op->plant_bug;
-    /* flags first, partials after them (above); the harness's launch number */
-    P->sk.flags = (uint32_t *)op->workspace;
-    P->sk.partials = (float4 *)((char *)op->workspace + FLAGS_BYTES(op->num_sms * CONSUMER_WGS));
+    /* partials first, flags after them; the harness's launch number */
+    P->sk.partials = (float4 *)op->workspace;
+    P->sk.flags = (uint32_t *)((char *)op->workspace + op->workspace_bytes) - CONSUMER_WGS * op->num_sms;
     P->sk.epoch = op->epoch;
     gemm_operands o = *op;   /* with the plan's ring: --stages, or the most its configuration fits */
     o.stages = P->stages;
@@ -889,12 +884,14 @@ static const menu_config MENU[] = {
 };
 #define MENU_SIZE ((int)(sizeof MENU / sizeof MENU[0]))
 
-/* One workspace for every candidate (above): the flags, then the menu's largest partial per CTA. */
+/* One workspace for every candidate (--tune runs them in turn on it): partials sized
+ * for the menu's largest tile, then a flag per consumer warpgroup at the end (the
+ * largest grid's), where no configuration's partials reach. */
 static size_t step_workspace_bytes(const gemm_operands *op)
 {
     int most = 0;   /* elements of the menu's largest tile: a CTA's partial is its tile in fp32 */
     for (int c = 0; c < MENU_SIZE; ++c) most = MENU[c].c.bm * MENU[c].c.bn > most ? MENU[c].c.bm * MENU[c].c.bn : most;
-    return FLAGS_BYTES(op->num_sms * CONSUMER_WGS) + (size_t)most * sizeof(float) * op->num_sms;
+    return ((size_t)most * sizeof(float) + CONSUMER_WGS * sizeof(uint32_t)) * op->num_sms;
 }
 
 /* ---- the chooser's host side ----------------------------------------------------
