@@ -685,6 +685,15 @@ static __device__ __forceinline__ void barriers_init(const smem_ring *sm, int st
 template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const int traced)
 {
+    /* The rules that depend on the tile, checked for every configuration. */
+    static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0,
+                  "every A and B box must start on a 1024-byte swizzle atom");
+    static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
+    static_assert(A_HALF_BYTES % SMEM_ALIGN == 0, "each CTA's half of A must start on a swizzle atom");
+    static_assert(BN % EPI_COLS == 0, "BN must be a multiple of the 64-column store sub-tile");
+    static_assert(PRODUCER_REGS >= 24 && PRODUCER_REGS % 8 == 0, "setmaxnreg: a multiple of 8, >= 24");
+    static_assert(TILE_WGS == 1 || TILE_WGS == CONSUMER_WGS, "a tile is one warpgroup's, or all of theirs");
+    static_assert(PARTIAL_BYTES * TILE_WGS == BM * BN * sizeof(float), "a CTA's partial: its tile in fp32");
     const smem_config layout = SMEM_CONFIG;
     const smem_ring sm = smem_ring_carve(layout, P->stages);
     /* Role tests must be uniform per warp (and per warpgroup for wgmma and
@@ -775,12 +784,43 @@ static const gemm_launch_desc LAUNCH = {
     .cooperative = 1,   /* combines with the cluster dimension */
 };
 
+/* ---- the menu ------------------------------------------------------------------
+ * The kernel above at one tile of one consumer warpgroup each; each wins bench
+ * shapes (NOTES.md): 64 x 128 has twice the tiles, to fill the SMs where there
+ * are few; 128 x 192 moves fewer bytes per MAC and fills waves 128 x 128 does not.
+ * 128x256c, both warpgroups on one tile, is a prototype (experiments/coop256). */
+typedef struct {
+    chooser_config c;                  /* its name, its tile (BM x BN), its k-tile time */
+    const gemm_launch_desc *launch;    /* LAUNCH<WG_M_BLOCKS, BN, TILE_WGS> */
+    int wg_m_blocks, tile_wgs;         /* the template's other two arguments */
+} menu_config;
+
+#define MENU_CONFIG(NAME, WG_M_BLOCKS, BN, TILE_WGS, KT_US)                                            \
+    {{NAME, 64 * WG_M_BLOCKS * TILE_WGS, BN, KT_US}, &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>, WG_M_BLOCKS, TILE_WGS}
+static const menu_config MENU[] = {
+    MENU_CONFIG("64x128", 1, 128, 1, CHOOSER_KT_US_64x128),
+    MENU_CONFIG("128x128", 2, 128, 1, CHOOSER_KT_US_128x128),
+    MENU_CONFIG("128x192", 2, 192, 1, CHOOSER_KT_US_128x192),
+    MENU_CONFIG("128x256c", 1, 256, 2, CHOOSER_KT_US_128x256c),   /* cooperative */
+};
+#define MENU_SIZE ((int)(sizeof MENU / sizeof MENU[0]))
+
 typedef struct {
     kernel_params P;
     int grid;                 /* the plan's units, in CTAs */
     size_t workspace;         /* bytes: a partial tile and a flag per CTA, if anything streams */
-    const gemm_launch_desc *launch;   /* its configuration's (step_prepare) */
+    const gemm_launch_desc *launch;   /* its configuration's */
 } step_plan;
+
+/* The harness allocates this once per run (after prepare). */
+static size_t step_workspace_bytes(const gemm_operands *op)
+{
+    /* For every candidate (--tune runs them in turn on it): partials sized for the menu's
+     * largest tile, then a flag per consumer warpgroup of the largest grid, past them all. */
+    int most = 0;   /* elements of the menu's largest tile: a CTA's partial is its tile in fp32 */
+    for (int c = 0; c < MENU_SIZE; ++c) most = MENU[c].c.bm * MENU[c].c.bn > most ? MENU[c].c.bm * MENU[c].c.bn : most;
+    return ((size_t)most * sizeof(float) + CONSUMER_WGS * sizeof(uint32_t)) * op->num_sms;
+}
 
 /* What the plan does, once per run (not per rotation set). */
 static void stream_k_plan_print(const step_plan *p)
@@ -797,18 +837,9 @@ static void stream_k_plan_print(const step_plan *p)
 /* T cluster tiles of KT k-tiles on U co-resident clusters, --mode.  Whole
  * tiles keep step 08's grid (min(T, U)) and walk; a plan that streams may
  * use more clusters: the walk table is built for the plan's grid, once. */
-template <int WG_M_BLOCKS, int BN, int TILE_WGS>
-static step_plan *config_prepare(const gemm_operands *op)
+static step_plan *config_prepare(const gemm_operands *op, const menu_config *m)
 {
-    /* The rules that depend on the tile, checked for every configuration. */
-    static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0,
-                  "every A and B box must start on a 1024-byte swizzle atom");
-    static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
-    static_assert(A_HALF_BYTES % SMEM_ALIGN == 0, "each CTA's half of A must start on a swizzle atom");
-    static_assert(BN % EPI_COLS == 0, "BN must be a multiple of the 64-column store sub-tile");
-    static_assert(PRODUCER_REGS >= 24 && PRODUCER_REGS % 8 == 0, "setmaxnreg: a multiple of 8, >= 24");
-    static_assert(TILE_WGS == 1 || TILE_WGS == CONSUMER_WGS, "a tile is one warpgroup's, or all of theirs");
-    static_assert(PARTIAL_BYTES * TILE_WGS == BM * BN * sizeof(float), "a CTA's partial: its tile in fp32");
+    const int WG_M_BLOCKS = m->wg_m_blocks, BN = m->c.bn, TILE_WGS = m->tile_wgs;   /* for BM, A_HALF_ROWS, ... */
     step_plan *p = (step_plan *)gemm_plan_alloc(sizeof *p, STEP_ID);
     kernel_params *P = &p->P;
     gemm_encode_ab(&P->map_a, &P->map_b, op, A_HALF_ROWS, BN, BK);
@@ -822,15 +853,16 @@ static step_plan *config_prepare(const gemm_operands *op)
                                   op->num_sms / CLUSTER_SIZE);
     static_assert((int)GEMM_MODE_DP == (int)SK_MODE_DP && (int)GEMM_MODE_SK == (int)SK_MODE_SK,
                   "--mode values are the scheduler's");
-    const int units = gemm_persistent_grid(&LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>, op, 1 << 28) / CLUSTER_SIZE;
+    const int units = gemm_persistent_grid(m->launch, op, 1 << 28) / CLUSTER_SIZE;
     P->sk.plan = sk_plan_make(P->sched.sched.num_tiles, P->k_tiles, units, op->mode);
     p->grid = P->sk.plan.units * CLUSTER_SIZE;
     static int start[CLUSTER_PROBE_MAX_SMS];
     if (p->grid > CLUSTER_PROBE_MAX_SMS)   /* walk_start's size; no GPU has that many SMs yet */
         { fprintf(stderr, "step10: more than %d SMs\n", CLUSTER_PROBE_MAX_SMS); exit(EXIT_NO_DEVICE); }
-    cluster_walk_starts(&LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>, op, p->grid, start);
+    cluster_walk_starts(m->launch, op, p->grid, start);
     for (int c = 0; c < p->grid / CLUSTER_SIZE; ++c) P->walk_start[c] = (uint16_t)start[c];
     p->workspace = P->sk.plan.sk_tiles ? p->grid * TILE_WGS * (PARTIAL_BYTES + sizeof(uint32_t)) : 0;
+    p->launch = m->launch;
     op->report->cluster = CLUSTER_SIZE;
     /* The CSV's mode column: what runs, auto's choice resolved. */
     op->report->mode = P->sk.plan.sk_tiles == 0 ? "dp" : op->mode == GEMM_MODE_SK ? "sk" : "sk_l2";
@@ -860,38 +892,6 @@ static void step_launch(const gemm_operands *op, cudaStream_t stream)
     gemm_operands o = *op;   /* with the plan's ring: --stages, or the most its configuration fits */
     o.stages = P->stages;
     gemm_launch(P->sk.plan.sk_tiles ? p->launch : &whole, &o, p->grid, P, stream);
-}
-
-/* ---- the menu ------------------------------------------------------------------
- * The kernel above at one tile of one consumer warpgroup each; each wins bench
- * shapes (NOTES.md): 64 x 128 has twice the tiles, to fill the SMs where there
- * are few; 128 x 192 moves fewer bytes per MAC and fills waves 128 x 128 does not.
- * 128x256c, both warpgroups on one tile, is a prototype (experiments/coop256). */
-typedef struct {
-    chooser_config c;
-    const gemm_launch_desc *launch;
-    step_plan *(*prepare)(const gemm_operands *op);
-} menu_config;
-
-#define MENU_CONFIG(NAME, WG_M_BLOCKS, BN, TILE_WGS, KT_US)                                            \
-    {{NAME, 64 * WG_M_BLOCKS * TILE_WGS, BN, KT_US}, &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>,                  \
-     config_prepare<WG_M_BLOCKS, BN, TILE_WGS>}
-static const menu_config MENU[] = {
-    MENU_CONFIG("64x128", 1, 128, 1, CHOOSER_KT_US_64x128),
-    MENU_CONFIG("128x128", 2, 128, 1, CHOOSER_KT_US_128x128),
-    MENU_CONFIG("128x192", 2, 192, 1, CHOOSER_KT_US_128x192),
-    MENU_CONFIG("128x256c", 1, 256, 2, CHOOSER_KT_US_128x256c),   /* cooperative */
-};
-#define MENU_SIZE ((int)(sizeof MENU / sizeof MENU[0]))
-
-/* One workspace for every candidate (--tune runs them in turn on it): partials sized
- * for the menu's largest tile, then a flag per consumer warpgroup at the end (the
- * largest grid's), where no configuration's partials reach. */
-static size_t step_workspace_bytes(const gemm_operands *op)
-{
-    int most = 0;   /* elements of the menu's largest tile: a CTA's partial is its tile in fp32 */
-    for (int c = 0; c < MENU_SIZE; ++c) most = MENU[c].c.bm * MENU[c].c.bn > most ? MENU[c].c.bm * MENU[c].c.bn : most;
-    return ((size_t)most * sizeof(float) + CONSUMER_WGS * sizeof(uint32_t)) * op->num_sms;
 }
 
 /* ---- the chooser's host side ----------------------------------------------------
@@ -954,8 +954,7 @@ static void *step_prepare(const gemm_operands *op)
     o.launch = m->launch;
     o.mode = e[i].mode;
     if (!o.stages) o.stages = gemm_stages_that_fit(m->launch, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
-    step_plan *p = m->prepare(&o);
-    p->launch = m->launch;
+    step_plan *p = config_prepare(&o, m);
     op->report->config = m->c.name;
     op->report->stages = o.stages;
     return p;
