@@ -22,18 +22,15 @@
  *   DRAM     A and B once (again per wave when a wave's panels exceed the
  *            L2) and D once, at the device's memory bandwidth
  * SM count, L2 size and memory bandwidth come from the device, so an H200
- * gets its own answers.  Ten constants, fitted on the H100 to --tune's
- * times (clock-normalized; the candidates within 25% of each shape's best)
- * at the shapes of chooser_fit.txt (experiments/fit_chooser.py; NOTES.md,
- * "The model"); the held-out shapes (heldout_shapes.txt) were never fitted. */
+ * gets its own answers. */
 #ifndef STEP10_CHOOSER_H
 #define STEP10_CHOOSER_H
 
-#include <string.h>
-
 #include "stream_k_schedule.h"
 
-/* ---- the fitted constants (experiments/fit_chooser.py; NOTES.md, "The model") */
+/* ---- the fitted constants (experiments/fit_chooser.py; NOTES.md, "The model"): ten, on
+ * the H100, to --tune's times (clock-normalized; the candidates within 25% of each shape's
+ * best) at the shapes of chooser_fit.txt; the held-out shapes (heldout_shapes.txt) never. */
 #define CHOOSER_T0_US 8.14             /* launch, pipeline fill, the last tile's epilogue */
 #define CHOOSER_L2_GBS 14458.0         /* L2 -> SM bytes per us, all SMs together (GB/s) */
 #define CHOOSER_MISALIGNED 2.025       /* L2 cost of a k-tile when K % 64 != 0 */
@@ -98,10 +95,7 @@ SCHED_FN chooser_estimate chooser_estimate_of(int M, int N, int K, const chooser
                                               const chooser_device *d, int mode)
 {
     const chooser_config *c = &menu[config];
-    chooser_estimate e;
-    memset(&e, 0, sizeof e);
-    e.config = config;
-    e.mode = mode;
+    chooser_estimate e = {.config = config, .mode = mode};   /* the rest zero */
     /* the plan this mode makes over the cluster tiles of this tile (sk_plan_make) */
     const int tm = (M + c->bm - 1) / c->bm, tn = (N + c->bn - 1) / c->bn;
     e.tiles = tm * tn;
