@@ -90,12 +90,12 @@
 #define B_STAGE_BYTES (BN * BK * 2)             /* the B box, BN rows x 128 B */
 #define STAGE_BYTES (A_STAGE_BYTES + B_STAGE_BYTES)   /* also the expect_tx count */
 #define SMEM_ALIGN 1024                         /* SWIZZLE_128B atom: 8 rows x 128 B */
-template <int BN>
-static __device__ __forceinline__ void wgmma_tile_k16(float *acc, uint64_t da, uint64_t db, int accumulate)
+template <int N_ACC>   /* an m64 block's accumulators, BN / 2, pick the BN-wide wgmma */
+static __device__ __forceinline__ void wgmma_tile_k16(float (&acc)[N_ACC], uint64_t da, uint64_t db, int accumulate)
 {
-    static_assert(BN == 128 || BN == 192 || BN == 256, "BN must be 128, 192 or 256 (wgmma.cuh)");
-    if constexpr (BN == 128) wgmma_m64n128k16_bf16(acc, da, db, accumulate);
-    else if constexpr (BN == 192) wgmma_m64n192k16_bf16(acc, da, db, accumulate);
+    static_assert(N_ACC == 64 || N_ACC == 96 || N_ACC == 128, "BN must be 128, 192 or 256 (wgmma.cuh)");
+    if constexpr (N_ACC == 64) wgmma_m64n128k16_bf16(acc, da, db, accumulate);
+    else if constexpr (N_ACC == 96) wgmma_m64n192k16_bf16(acc, da, db, accumulate);
     else wgmma_m64n256k16_bf16(acc, da, db, accumulate);
 }
 
@@ -432,7 +432,7 @@ static __device__ __forceinline__ void consumer_mma_slot(consumer_ctx *cc, float
         for (int mb = 0; mb < WG_M_BLOCKS; ++mb) {
             const uint64_t da = wgmma_desc_k_major_sw128(
                 sm->a + slot * A_STAGE_BYTES + (cc->part * WG_M_BLOCKS + mb) * 64 * WGMMA_SW128_ROW_BYTES);
-            wgmma_tile_k16<BN>(acc[mb], wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
+            wgmma_tile_k16(acc[mb], wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
                            wgmma_desc_advance(db, kk * WGMMA_K16_BYTES), accumulate || kk > 0);
         }
     wgmma_commit_group();
@@ -585,8 +585,8 @@ static __device__ __forceinline__ void skip_unit(const kernel_params *P, work_wa
 /* ---- consumer role: every other unit of the walk, in turns with the partner --
  * Consumer c (warpgroup c + 1) takes units c, c+2, c+4 ... of this CTA's
  * walk.  The producer loads every unit in order, so c's pipeline states
- * start c units into the ring and skip the partner's unit after every one.
- * Cooperative (TILE_WGS = 2, step 06's consumer): both take EVERY unit, its 64
+ * start c units into the ring and skip the partner's unit after every one. */
+/* Cooperative (TILE_WGS = 2, step 06's consumer): both take EVERY unit, its 64
  * rows `part` (128 accumulators each), every stage and epilogue together: no turns. */
 template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static __device__ __forceinline__ void consumer_tiles(const kernel_params *P, consumer_ctx *cc)
@@ -769,9 +769,8 @@ pingpong_kernel_traced(const __grid_constant__ kernel_params P)
 /* ---- host: step 08's plan plus the stream-K plan, and the launch --------------
  * A plan that streams launches cooperatively: every CTA resident or the
  * launch fails (an owner spins on a writer's flag, which a CTA waiting for an
- * SM would never raise).  Whole tiles launch as step 08.  One descriptor
- * per configuration (a variable template: LAUNCH<2, 128, 1> is 128 x 128's;
- * the cooperative LAUNCH<1, 256, 2> keeps step 09's kernel name). */
+ * SM would never raise).  Whole tiles launch as step 08.  One descriptor per configuration
+ * (a variable template: LAUNCH<2, 128, 1> is 128 x 128's; 128x256c's keeps the kernel's name). */
 template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static const gemm_launch_desc LAUNCH = {
     .step = STEP_ID,
@@ -784,10 +783,9 @@ static const gemm_launch_desc LAUNCH = {
     .cooperative = 1,   /* combines with the cluster dimension */
 };
 
-/* ---- the menu ------------------------------------------------------------------
- * The kernel above at one tile of one consumer warpgroup each; each wins bench
- * shapes (NOTES.md): 64 x 128 has twice the tiles, to fill the SMs where there
- * are few; 128 x 192 moves fewer bytes per MAC and fills waves 128 x 128 does not.
+/* ---- the menu: the kernel above at four tiles ---------------------------------------
+ * Three win bench shapes (NOTES.md): 64 x 128 has twice the tiles, to fill the SMs where
+ * there are few; 128 x 192 moves fewer bytes per MAC and fills waves 128 x 128 does not.
  * 128x256c, both warpgroups on one tile, is a prototype (experiments/coop256). */
 typedef struct {
     chooser_config c;                  /* its name, its tile (BM x BN), its k-tile time */
@@ -864,6 +862,8 @@ static step_plan *config_prepare(const gemm_operands *op, const menu_config *m)
     p->workspace = P->sk.plan.sk_tiles ? p->grid * TILE_WGS * (PARTIAL_BYTES + sizeof(uint32_t)) : 0;
     p->launch = m->launch;
     op->report->cluster = CLUSTER_SIZE;
+    op->report->config = m->c.name;
+    op->report->stages = op->stages;
     /* The CSV's mode column: what runs, auto's choice resolved. */
     op->report->mode = P->sk.plan.sk_tiles == 0 ? "dp" : op->mode == GEMM_MODE_SK ? "sk" : "sk_l2";
     stream_k_plan_print(p);
@@ -894,9 +894,8 @@ static void step_launch(const gemm_operands *op, cudaStream_t stream)
     gemm_launch(P->sk.plan.sk_tiles ? p->launch : &whole, &o, p->grid, P, stream);
 }
 
-/* ---- the chooser's host side ----------------------------------------------------
- * The candidates at these operands (--config and --mode narrow them).  What
- * the chooser needs from the device, once: the clusters that can be resident
+/* ---- the chooser's host side: the candidates at these operands (--config and --mode
+ * narrow them).  What it needs from the device, once: the clusters that can be resident
  * (the occupancy query the plan uses), the L2 size, the memory bandwidth. */
 static int menu_estimates(const gemm_operands *op, chooser_estimate *e)
 {
@@ -954,20 +953,16 @@ static void *step_prepare(const gemm_operands *op)
     o.launch = m->launch;
     o.mode = e[i].mode;
     if (!o.stages) o.stages = gemm_stages_that_fit(m->launch, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
-    step_plan *p = config_prepare(&o, m);
-    op->report->config = m->c.name;
-    op->report->stages = o.stages;
-    return p;
+    return config_prepare(&o, m);
 }
 
 int main(int argc, char **argv)
 {
     static const gemm_menu menu = {MENU_SIZE, menu_config_name, menu_candidates, menu_candidate_name, menu_explain};
     char summary[320] = "autotuned GEMM: step 09's kernel (pingpong, clusters of 2 sharing A, stream-K) at a "
-                        "menu of tiles per consumer warpgroup:";
-    for (int c = 0; c < MENU_SIZE; ++c)
-        snprintf(summary + strlen(summary), sizeof summary - strlen(summary), " %s", MENU[c].c.name);
-    snprintf(summary + strlen(summary), sizeof summary - strlen(summary), "; chosen by a model, the cache or --tune");
+                        "menu of tiles per CTA:";
+    for (int c = 0; c < MENU_SIZE; ++c) strcat(strcat(summary, " "), MENU[c].c.name);   /* 320: room to spare */
+    strcat(summary, "; chosen by a model, the cache or --tune");
     const gemm_step step = {
         .step = STEP_ID,
         .name = "autotune",
