@@ -55,7 +55,6 @@
 #include "tma.cuh"
 #include "wgmma.cuh"
 #include "wgmma_desc.h"
-
 #include "chooser.h"
 
 /* ---- tile shape ------------------------------------------------------------
@@ -685,15 +684,6 @@ static __device__ __forceinline__ void barriers_init(const smem_ring *sm, int st
 template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const int traced)
 {
-    /* The rules that depend on the tile, checked for every configuration. */
-    static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0,
-                  "every A and B box must start on a 1024-byte swizzle atom");
-    static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
-    static_assert(A_HALF_BYTES % SMEM_ALIGN == 0, "each CTA's half of A must start on a swizzle atom");
-    static_assert(BN % EPI_COLS == 0, "BN must be a multiple of the 64-column store sub-tile");
-    static_assert(PRODUCER_REGS >= 24 && PRODUCER_REGS % 8 == 0, "setmaxnreg: a multiple of 8, >= 24");
-    static_assert(TILE_WGS == 1 || TILE_WGS == CONSUMER_WGS, "a tile is one warpgroup's, or all of theirs");
-    static_assert(PARTIAL_BYTES * TILE_WGS == BM * BN * sizeof(float), "a CTA's partial: its tile in fp32");
     const smem_config layout = SMEM_CONFIG;
     const smem_ring sm = smem_ring_carve(layout, P->stages);
     /* Role tests must be uniform per warp (and per warpgroup for wgmma and
@@ -749,6 +739,15 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
 template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 __global__ void __launch_bounds__(THREADS, 1) pingpong_kernel(const __grid_constant__ kernel_params P)
 {
+    /* The rules that depend on the tile, checked for every configuration. */
+    static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0,
+                  "every A and B box must start on a 1024-byte swizzle atom");
+    static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
+    static_assert(A_HALF_BYTES % SMEM_ALIGN == 0, "each CTA's half of A must start on a swizzle atom");
+    static_assert(BN % EPI_COLS == 0, "BN must be a multiple of the 64-column store sub-tile");
+    static_assert(PRODUCER_REGS >= 24 && PRODUCER_REGS % 8 == 0, "setmaxnreg: a multiple of 8, >= 24");
+    static_assert(TILE_WGS == 1 || TILE_WGS == CONSUMER_WGS, "a tile is one warpgroup's, or all of theirs");
+    static_assert(PARTIAL_BYTES * TILE_WGS == BM * BN * sizeof(float), "a CTA's partial: its tile in fp32");
     gemm_cta<WG_M_BLOCKS, BN, TILE_WGS>(&P, 0);
 }
 
@@ -959,8 +958,7 @@ static void *step_prepare(const gemm_operands *op)
 int main(int argc, char **argv)
 {
     static const gemm_menu menu = {MENU_SIZE, menu_config_name, menu_candidates, menu_candidate_name, menu_explain};
-    char summary[320] = "autotuned GEMM: step 09's kernel (pingpong, clusters of 2 sharing A, stream-K) at a "
-                        "menu of tiles per CTA:";
+    char summary[320] = "autotuned GEMM: step 09's kernel (clusters of 2 sharing A, stream-K) at a menu of tiles:";
     for (int c = 0; c < MENU_SIZE; ++c) strcat(strcat(summary, " "), MENU[c].c.name);   /* 320: room to spare */
     strcat(summary, "; chosen by a model, the cache or --tune");
     const gemm_step step = {
