@@ -877,7 +877,7 @@ static void step_release(void *plan)
 static void step_launch(const gemm_operands *op, cudaStream_t stream)
 {
     static gemm_launch_desc whole;   /* LAUNCH without the cooperative attribute */
-    whole = *((const step_plan *)op->plan)->launch;
+    whole = *((const step_plan *)op->plan)->launch;   /* shared: config_prepare set up each configuration's kernels */
     whole.cooperative = 0;
     step_plan *p = (step_plan *)op->plan;
     kernel_params *P = &p->P;
