@@ -76,7 +76,7 @@
  * its tiles divide the grid of SMs well (8192^3) and slower where they do
  * not (4096^3: 704 tiles = 5.3 per SM, so some SMs run 6).
  * Step 10 runs a menu of tiles: WG_M_BLOCKS, BN and TILE_WGS (1: pingpong; 2:
- * step 06's COOPERATIVE 128 x 256, consumer_tiles) are the template parameters
+ * step 06's COOPERATIVE 128 x 256, see consumer_tiles) are the template parameters
  * of every function that depends on the tile; the macros expand there. */
 #define CONSUMER_WGS 2
 #define WG_THREADS 128                          /* 4 warps: one warpgroup */
