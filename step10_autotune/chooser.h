@@ -5,7 +5,7 @@
  * asks for every candidate's estimate and takes the fastest (chooser_pick).
  *
  * The model, per candidate (configuration c, plan p), in microseconds:
- *   t = T0 + max(busiest x t_ktile x sk x power,  DRAM floor)
+ *   t = T0 + max(busiest x t_ktile x sk x power + exposed epilogues,  DRAM floor)
  *   busiest  the busiest cluster's k-tile count: step 09's plan model
  *            (sk_plan_time) over the cluster tiles of c's tile
  *   t_ktile  one k-tile of one tile on one SM: the larger of the tensor
@@ -19,6 +19,10 @@
  *            at scattered k-offsets: step 09's NOTES), 1 for dp and auto's
  *   power    1 + CHOOSER_POWER x min(1, GFLOPs / CHOOSER_POWER_GFLOP): a
  *            long, heavy GEMM reaches the power cap and a lower clock
+ *   exposed epilogues  the cooperative tile's: its two warpgroups store
+ *            together while no MMA runs (pingpong hides one warpgroup's
+ *            epilogue behind the other's mainloop), CHOOSER_EPI_US_COOP per
+ *            tile of the busiest cluster
  *   DRAM     A and B once (again per wave when a wave's panels exceed the
  *            L2) and D once, at the device's memory bandwidth
  * SM count, L2 size and memory bandwidth come from the device, so an H200
@@ -28,23 +32,24 @@
 
 #include "stream_k_schedule.h"
 
-/* ---- the fitted constants (experiments/fit_chooser.py; NOTES.md, "The model"): ten, on
- * the H100, to --tune's times (clock-normalized; the candidates within 25% of each shape's
- * best) at the shapes of chooser_fit.txt; the held-out shapes (heldout_shapes.txt) never. */
-#define CHOOSER_T0_US 8.14             /* launch, pipeline fill, the last tile's epilogue */
-#define CHOOSER_L2_GBS 14458.0         /* L2 -> SM bytes per us, all SMs together (GB/s) */
-#define CHOOSER_MISALIGNED 2.025       /* L2 cost of a k-tile when K % 64 != 0 */
-#define CHOOSER_SK_SCATTER 1.093       /* textbook stream-K's k-tile, against a whole tile's */
-#define CHOOSER_POWER 0.213            /* k-tile time lost at the power cap ... */
-#define CHOOSER_POWER_GFLOP 292.9      /* ... reached at this many GFLOPs and above */
+/* ---- the fitted constants (experiments/fit_chooser.py; NOTES.md, "The model"): eleven,
+ * on the H100, to --tune's times (clock-normalized; the candidates within 10% of each
+ * shape's best) at the shapes of chooser_fit.txt; the held-out shapes (heldout_shapes.txt) never. */
+#define CHOOSER_T0_US 8.50             /* launch, pipeline fill, the last tile's epilogue */
+#define CHOOSER_L2_GBS 15274.0         /* L2 -> SM bytes per us, all SMs together (GB/s) */
+#define CHOOSER_MISALIGNED 2.119       /* L2 cost of a k-tile when K % 64 != 0 */
+#define CHOOSER_SK_SCATTER 1.073       /* textbook stream-K's k-tile, against a whole tile's */
+#define CHOOSER_POWER 0.235            /* k-tile time lost at the power cap ... */
+#define CHOOSER_POWER_GFLOP 320.6      /* ... reached at this many GFLOPs and above */
 /* Tensor-core time of one k-tile (BM x BN x 64) per tile, us, at boost clock.
  * 64x128's is below the tensor cores' floor (0.13 us at 1980 MHz): it contends
  * only at small shapes, where T0 and the fill are most of the time, and the
  * fit moved its share there. */
-#define CHOOSER_KT_US_64x128 0.0995
-#define CHOOSER_KT_US_128x128 0.3040
-#define CHOOSER_KT_US_128x192 0.4425
-#define CHOOSER_KT_US_128x256c 0.5974
+#define CHOOSER_KT_US_64x128 0.1076
+#define CHOOSER_KT_US_128x128 0.2966
+#define CHOOSER_KT_US_128x192 0.4427
+#define CHOOSER_KT_US_128x256c 0.5789
+#define CHOOSER_EPI_US_COOP 1.80       /* the cooperative tile's epilogue, not hidden */
 
 #define CHOOSER_MAX_CANDIDATES 16
 #define CHOOSER_BK 64                  /* k-tile: 64 bf16, one 128-byte row */
@@ -54,6 +59,7 @@ typedef struct {
     const char *name;    /* "128x128": the tile of ONE CTA (one consumer warpgroup's, or both's: "c") */
     int bm, bn;          /* its rows and columns */
     double kt_us;        /* fitted tensor-core time of one k-tile (CHOOSER_KT_US_*) */
+    int tile_wgs;        /* consumer warpgroups on one tile: 1 pingpong, 2 cooperative */
 } chooser_config;
 
 typedef struct {
@@ -116,6 +122,8 @@ SCHED_FN chooser_estimate chooser_estimate_of(int M, int N, int K, const chooser
     e.kt_us = c->kt_us > l2_kt_us ? c->kt_us : l2_kt_us;
     e.t_mma_us = e.busiest_kt * e.kt_us * e.power *
                  (mode == SK_MODE_SK && e.plan.sk_tiles ? CHOOSER_SK_SCATTER : 1.0);
+    const int k_tiles = (K + CHOOSER_BK - 1) / CHOOSER_BK;
+    if (c->tile_wgs > 1) e.t_mma_us += (e.busiest_kt + k_tiles - 1) / k_tiles * CHOOSER_EPI_US_COOP;
     e.t_dram_us = chooser_dram_us(M, N, K, c, d, e.waves);
     e.t_us = CHOOSER_T0_US + (e.t_mma_us > e.t_dram_us ? e.t_mma_us : e.t_dram_us);
     return e;

@@ -793,7 +793,8 @@ typedef struct {
 } menu_config;
 
 #define MENU_CONFIG(NAME, WG_M_BLOCKS, BN, TILE_WGS, KT_US)                                            \
-    {{NAME, 64 * WG_M_BLOCKS * TILE_WGS, BN, KT_US}, &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>, WG_M_BLOCKS, TILE_WGS}
+    {{NAME, 64 * WG_M_BLOCKS * TILE_WGS, BN, KT_US, TILE_WGS}, &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>,     \
+     WG_M_BLOCKS, TILE_WGS}
 static const menu_config MENU[] = {
     MENU_CONFIG("64x128", 1, 128, 1, CHOOSER_KT_US_64x128),
     MENU_CONFIG("128x128", 2, 128, 1, CHOOSER_KT_US_128x128),

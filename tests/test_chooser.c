@@ -10,10 +10,10 @@
 #include "../step10_autotune/chooser.h"
 
 static const chooser_config menu[4] = {
-    {"64x128", 64, 128, CHOOSER_KT_US_64x128},
-    {"128x128", 128, 128, CHOOSER_KT_US_128x128},
-    {"128x192", 128, 192, CHOOSER_KT_US_128x192},
-    {"128x256c", 128, 256, CHOOSER_KT_US_128x256c},   /* cooperative: the CTA's tile */
+    {"64x128", 64, 128, CHOOSER_KT_US_64x128, 1},
+    {"128x128", 128, 128, CHOOSER_KT_US_128x128, 1},
+    {"128x192", 128, 192, CHOOSER_KT_US_128x192, 1},
+    {"128x256c", 128, 256, CHOOSER_KT_US_128x256c, 2},   /* cooperative: the CTA's tile */
 };
 static const chooser_device h100 = {66, 50.0 * 1024 * 1024, 3352.0};
 

@@ -60,7 +60,8 @@
 # What it cannot check without a GPU: what the exercises say to observe,
 # whether the code edits they ask for build and do what they say, hangs and
 # hang reports of DEBUG builds, the timings, and rules a step checks only
-# once it has a device (a shape its prepare refuses).
+# once it has a device (a shape its prepare refuses): tests/run_exercises_gpu.sh
+# runs the same commands once on a GPU and records what they did.
 # One line per check ("exercises: FILE#ITEM: CMD: ok (...)" or
 # "...: FAILED: why"), then a count per README: commands + names and files;
 # exit 1 if any failed.
@@ -339,76 +340,9 @@ EX_ROOT=$ROOT EX_BUILD=$BUILD EX_T=$T EX_PATH=$PATH EX_LOG=$T/log
 export EX_ROOT EX_BUILD EX_T EX_PATH EX_LOG
 
 # ---- the commands ---------------------------------------------------------------
-# extract.awk: one record per candidate, FILE TAB ITEM TAB KIND TAB TEXT TAB
-# PLACEHOLDERS ("W=0 16 32;": a value the command leaves to the reader, and
-# the values the exercise gives for it).
-cat >"$T/extract.awk" <<'EOF'
-function flush(   rest, i, j) {
-    gsub(/[ \t]+/, " ", text); rest = text
-    while ((i = index(rest, "`")) > 0) {
-        rest = substr(rest, i + 1)
-        if ((j = index(rest, "`")) == 0) break
-        emit(substr(rest, 1, j - 1), text); rest = substr(rest, j + 1)
-    }
-    text = ""
-}
-function emit(span, ctx,   kind, ph, w, n, k, vals, re) {
-    gsub(/[ \t]+/, " ", span); sub(/^ /, "", span); sub(/ $/, "", span)
-    if ((kind = classify(span, ctx)) == "" || seen[FILENAME, kind, span]++) return
-    ph = ""
-    n = split(span, w, " ")
-    for (k = 2; k <= n; k++)
-        if (w[k] ~ /^([A-Z]|DIR)$/ && w[k - 1] ~ /^--|\.py$/) {
-            vals = ""
-            re = "(^|[^A-Za-z])" w[k] " = [0-9]+(, [0-9]+)*(,? and [0-9]+)?"
-            if (match(ctx, re)) {
-                vals = substr(ctx, RSTART, RLENGTH); sub(/^[^=]*= /, "", vals)
-                gsub(/,|and/, " ", vals); gsub(/ +/, " ", vals); sub(/ $/, "", vals)
-            }
-            ph = ph w[k] "=" vals ";"
-        }
-    printf "%s\t%s\t%s\t%s\t%s\n", FILENAME, item, kind, span, ph
-}
-function classify(s, ctx,   w) {
-    if (s ~ /(^|[ =])NN([ ]|$)|\.\.\.|: /) return ""          # a pattern or an output line
-    w = s; sub(/ .*/, "", w)
-    while (w ~ /^[A-Z_][A-Z0-9_]*=[^ ]* / || (w ~ /^[A-Z_][A-Z0-9_]*=/ && s ~ / /)) {
-        s = substr(s, index(s, " ") + 1); w = s; sub(/ .*/, "", w)
-    }
-    # a make target that needs STEP=, named in prose (README.md: "make sass")
-    if (front && s ~ /^make (run|timeline|diff|sass|ptx)$/) return ""
-    if (w ~ /^(make|sh|python3|nvcc|for|compute-sanitizer|ncu|git)$/) return "cmd"
-    if (w ~ /^\.\/build\/([A-Za-z0-9_.-]+\/)*[A-Za-z0-9_-]+$/) return "cmd"
-    if (w ~ /^build\/([A-Za-z0-9_.-]+\/)*[A-Za-z0-9_-]+$/ && s ~ / /) return "cmd"
-    if (front) return ""
-    if (w ~ /^--[a-z]/) return "flags"
-    if (w ~ /^[a-z_]+\.(py|sh)$/ && s ~ / /) return "cmd"
-    if (s ~ /^[a-z]+ [0-9]+ \/ [0-9]+$/) return "quote"
-    if (s ~ /^[A-Za-z0-9_\/.-]+\.cu$/ && ctx ~ /command is in its header/) return "header"
-    # a file or folder the exercise points to (not one it writes: build/, /tmp)
-    if (s ~ /^[A-Za-z0-9_.\/-]+(\.(log|csv|png|txt|md|cu|cuh|c|h|sh|py)|\/)$/ && s !~ /^(build\/|\/)/) return "file"
-    # code it asks to edit or read: its names with an underscore must exist
-    # (not a SASS mnemonic like USETMAXREG.TRY_ALLOC)
-    if (s ~ /[A-Za-z0-9]_[A-Za-z0-9*]/ && s !~ /^[A-Z0-9_.]+$/ && s !~ /\//) return "code"
-    return ""
-}
-FNR == 1 { front = (FILENAME !~ /(^|\/)step[0-9][0-9]_[^\/]*\/README\.md$/); on = front; item = front ? "top" : 0; text = ""; fence = 0; gen = 0 }
-front && /<!-- BEGIN results/ { gen = 1 }
-front && /<!-- END results/ { gen = 0; next }
-gen { next }
-!front && /^## Exercises/ { on = 1; next }
-/^## / {
-    if (on) flush()
-    if (front) { item = $0; sub(/^## /, "", item); gsub(/ /, "_", item) } else on = 0
-    next
-}
-!on { next }
-/^[ \t]*```/ { if (!fence) flush(); fence = !fence; next }
-fence { line = $0; sub(/#.*/, "", line); emit(line, text); next }
-!front && /^[0-9]+\. / { flush(); item = $0; sub(/\..*/, "", item) }
-{ text = text " " $0 }
-END { if (on) flush() }
-EOF
+# The records: tests/exercises_extract.awk (one per candidate: FILE TAB ITEM
+# TAB KIND TAB TEXT TAB PLACEHOLDERS; tests/run_exercises_gpu.sh reads the same).
+EXTRACT=$HERE/exercises_extract.awk
 fail=0 n=0
 tab=$(printf '\t')
 # run_cmd TEXT: TEXT through /bin/sh with the checkers first on PATH and each
@@ -427,7 +361,7 @@ verdict() { # verdict LABEL: one line from $EX_LOG
         echo "exercises: $1: FAILED: nothing ran ($(tail -n1 "$T/cmd.out"))"; fail=1
     fi
 }
-# check RECORDS: one line per record of extract.awk
+# check RECORDS: one line per record of exercises_extract.awk
 # shellcheck disable=SC2094  # RECORDS is only read
 check() {
 last_item=""
@@ -555,7 +489,7 @@ cat >"$T/fixture/step10_autotune/README.md" <<'EOF'
 15. A variant nothing built: `./build/nosuch/step10_autotune --m 256`.
 16. Right: `./build/step10_autotune --m 256 --n 256 --k 256 --config 128x128`.
 EOF
-awk -f "$T/extract.awk" "$T/fixture/step10_autotune/README.md" >"$T/fixture.records"
+awk -f "$EXTRACT" "$T/fixture/step10_autotune/README.md" >"$T/fixture.records"
 check "$T/fixture.records" >"$T/fixture.out"
 fail=0 n=0
 while IFS= read -r line; do
@@ -571,10 +505,10 @@ while IFS= read -r line; do
     esac
 done <"$T/fixture.out"
 [ "$(wc -l <"$T/fixture.records")" = 16 ] ||
-    { echo "exercises: fixture: 16 commands found: FAILED: extract.awk found $(wc -l <"$T/fixture.records")"; fail=1; }
+    { echo "exercises: fixture: 16 commands found: FAILED: exercises_extract.awk found $(wc -l <"$T/fixture.records")"; fail=1; }
 
 # ---- the READMEs ----------------------------------------------------------------
-awk -f "$T/extract.awk" "$@" >"$T/commands"
+awk -f "$EXTRACT" "$@" >"$T/commands"
 n=0
 check "$T/commands"
 per=$(awk -F'\t' '{ f = $1; sub(/\/README\.md$/, "", f); sub(/_.*/, "", f); if (!(f in seen)) { seen[f] = 1; o[++k] = f }
