@@ -692,8 +692,7 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
     const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x / WG_THREADS, 0);
     const uint32_t rank = cluster_ctarank();   /* 0 or 1: which tile and which half of A */
 
-    /* The maps' fetch overlaps the set-up (NOTES.md, "Small shapes"). */
-    if (threadIdx.x == 0) tma_prefetch_map(&P->map_a);
+    if (threadIdx.x == 0) tma_prefetch_map(&P->map_a);   /* the maps' fetch overlaps the set-up (NOTES.md, "Small shapes") */
     if (threadIdx.x == 0) tma_prefetch_map(&P->map_b);
     barriers_init<TILE_WGS>(&sm, P->stages);
     /* Nobody waits on, arrives at or TMA-signals an uninitialized barrier,
@@ -768,8 +767,7 @@ pingpong_kernel_traced(const __grid_constant__ kernel_params P)
 /* ---- host: step 08's plan plus the stream-K plan, and the launch --------------
  * A plan that streams launches cooperatively: every CTA resident or the
  * launch fails (an owner spins on a writer's flag, which a CTA waiting for an
- * SM would never raise).  Whole tiles launch as step 08.  One descriptor per configuration
- * (a variable template: LAUNCH<2, 128, 1> is 128 x 128's; 128x256c's keeps the kernel's name). */
+ * SM would never raise).  Whole tiles launch as step 08.  A variable template: one per configuration. */
 template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static const gemm_launch_desc LAUNCH = {
     .step = STEP_ID,
@@ -787,19 +785,17 @@ static const gemm_launch_desc LAUNCH = {
  * there are few; 128 x 192 moves fewer bytes per MAC and fills waves 128 x 128 does not.
  * 128x256c, both warpgroups on one tile, is a prototype (experiments/coop256). */
 typedef struct {
-    chooser_config c;                  /* its name, its tile (BM x BN), its k-tile time */
+    chooser_config c;                  /* its name, its tile (BM x BN), its k-tile time, TILE_WGS */
     const gemm_launch_desc *launch;    /* LAUNCH<WG_M_BLOCKS, BN, TILE_WGS> */
-    int wg_m_blocks, tile_wgs;         /* the template's other two arguments */
 } menu_config;
 
 #define MENU_CONFIG(NAME, WG_M_BLOCKS, BN, TILE_WGS, KT_US)                                            \
-    {{NAME, 64 * WG_M_BLOCKS * TILE_WGS, BN, KT_US, TILE_WGS}, &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>,     \
-     WG_M_BLOCKS, TILE_WGS}
+    {{NAME, 64 * WG_M_BLOCKS * TILE_WGS, BN, KT_US, TILE_WGS}, &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>}
 static const menu_config MENU[] = {
     MENU_CONFIG("64x128", 1, 128, 1, CHOOSER_KT_US_64x128),
     MENU_CONFIG("128x128", 2, 128, 1, CHOOSER_KT_US_128x128),
     MENU_CONFIG("128x192", 2, 192, 1, CHOOSER_KT_US_128x192),
-    MENU_CONFIG("128x256c", 1, 256, 2, CHOOSER_KT_US_128x256c),   /* cooperative */
+    MENU_CONFIG("128x256c", 1, 256, 2, CHOOSER_KT_US_128x256c),   /* cooperative (its kernel keeps the name pingpong_kernel) */
 };
 #define MENU_SIZE ((int)(sizeof MENU / sizeof MENU[0]))
 
@@ -813,8 +809,7 @@ typedef struct {
 /* The harness allocates this once per run (after prepare). */
 static size_t step_workspace_bytes(const gemm_operands *op)
 {
-    /* For every candidate (--tune runs them in turn on it): partials sized for the menu's
-     * largest tile, then a flag per consumer warpgroup of the largest grid, past them all. */
+    /* For every candidate (--tune runs them in turn): the largest partials, then the flags. */
     int most = 0;   /* elements of the menu's largest tile: a CTA's partial is its tile in fp32 */
     for (int c = 0; c < MENU_SIZE; ++c) most = MENU[c].c.bm * MENU[c].c.bn > most ? MENU[c].c.bm * MENU[c].c.bn : most;
     return ((size_t)most * sizeof(float) + CONSUMER_WGS * sizeof(uint32_t)) * op->num_sms;
@@ -837,7 +832,7 @@ static void stream_k_plan_print(const step_plan *p)
  * use more clusters: the walk table is built for the plan's grid, once. */
 static step_plan *config_prepare(const gemm_operands *op, const menu_config *m)
 {
-    const int WG_M_BLOCKS = m->wg_m_blocks, BN = m->c.bn, TILE_WGS = m->tile_wgs;   /* for BM, A_HALF_ROWS, ... */
+    const int TILE_WGS = m->c.tile_wgs, WG_M_BLOCKS = m->c.bm / 64 / TILE_WGS, BN = m->c.bn;   /* for BM, ... */
     step_plan *p = (step_plan *)gemm_plan_alloc(sizeof *p, STEP_ID);
     kernel_params *P = &p->P;
     gemm_encode_ab(&P->map_a, &P->map_b, op, A_HALF_ROWS, BN, BK);
