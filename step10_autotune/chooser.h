@@ -19,25 +19,19 @@
  *            at scattered k-offsets: step 09's NOTES), 1 for dp and auto's
  *   power    1 + CHOOSER_POWER x min(1, GFLOPs / CHOOSER_POWER_GFLOP): a
  *            long, heavy GEMM reaches the power cap and a lower clock
- *   exposed epilogues  the cooperative tile's: its two warpgroups store
- *            together while no MMA runs (pingpong hides one warpgroup's
- *            epilogue behind the other's mainloop), CHOOSER_EPI_US_COOP per
- *            tile of the busiest cluster
+ *   exposed epilogues  the cooperative tile's, CHOOSER_EPI_US_COOP per tile of the
+ *            busiest cluster: its two warpgroups store together while no MMA runs
+ *            (pingpong hides one warpgroup's epilogue behind the other's mainloop)
  *   DRAM     A and B once (again per wave when a wave's panels exceed the
- *            L2) and D once, at the device's memory bandwidth
- * SM count, L2 size and memory bandwidth come from the device, so an H200
- * gets its own answers.  Eleven constants, fitted on the H100 to --tune's
- * times (clock-normalized; the candidates within 10% of each shape's best)
- * at the shapes of chooser_fit.txt (experiments/fit_chooser.py; NOTES.md,
- * "The model"); the held-out shapes (heldout_shapes.txt) were never fitted. */
+ *            L2) and D once, at the device's memory bandwidth */
 #ifndef STEP10_CHOOSER_H
 #define STEP10_CHOOSER_H
 
-#include <string.h>
-
 #include "stream_k_schedule.h"
 
-/* ---- the fitted constants (experiments/fit_chooser.py; NOTES.md, "The model") */
+/* ---- the fitted constants (experiments/fit_chooser.py; NOTES.md, "The model"): eleven,
+ * on the H100, to --tune's times (clock-normalized; the candidates within 10% of each
+ * shape's best) at the shapes of chooser_fit.txt; the held-out shapes (heldout_shapes.txt) never. */
 #define CHOOSER_T0_US 8.50             /* launch, pipeline fill, the last tile's epilogue */
 #define CHOOSER_L2_GBS 15274.0         /* L2 -> SM bytes per us, all SMs together (GB/s) */
 #define CHOOSER_MISALIGNED 2.119       /* L2 cost of a k-tile when K % 64 != 0 */
@@ -65,7 +59,7 @@ typedef struct {
     int tile_wgs;        /* consumer warpgroups on one tile: 1 pingpong, 2 cooperative */
 } chooser_config;
 
-typedef struct {
+typedef struct {         /* read from the device, so an H200 gets its own answers */
     int clusters;        /* clusters of 2 that can be resident at once (occupancy query) */
     double l2_bytes;     /* L2 size (device attribute) */
     double dram_gbs;     /* memory bandwidth, GB/s (memory clock x bus width) */
@@ -104,15 +98,12 @@ SCHED_FN chooser_estimate chooser_estimate_of(int M, int N, int K, const chooser
                                               const chooser_device *d, int mode)
 {
     const chooser_config *c = &menu[config];
-    chooser_estimate e;
-    memset(&e, 0, sizeof e);
-    e.config = config;
-    e.mode = mode;
+    chooser_estimate e = {.config = config, .mode = mode};   /* the rest zero */
     /* the plan this mode makes over the cluster tiles of this tile (sk_plan_make) */
-    const int tm = (M + c->bm - 1) / c->bm, tn = (N + c->bn - 1) / c->bn;
+    const int tm = (M + c->bm - 1) / c->bm, tn = (N + c->bn - 1) / c->bn, kt = (K + CHOOSER_BK - 1) / CHOOSER_BK;
     e.tiles = tm * tn;
     e.cluster_tiles = tm * ((tn + CHOOSER_CLUSTER - 1) / CHOOSER_CLUSTER);
-    e.plan = sk_plan_make(e.cluster_tiles, (K + CHOOSER_BK - 1) / CHOOSER_BK, d->clusters, mode);
+    e.plan = sk_plan_make(e.cluster_tiles, kt, d->clusters, mode);
     e.waves = (double)e.cluster_tiles / d->clusters;
     const int rem = e.cluster_tiles % d->clusters;
     e.last_wave_fill = rem ? (double)rem / d->clusters : 1.0;
@@ -128,8 +119,7 @@ SCHED_FN chooser_estimate chooser_estimate_of(int M, int N, int K, const chooser
     e.kt_us = c->kt_us > l2_kt_us ? c->kt_us : l2_kt_us;
     e.t_mma_us = e.busiest_kt * e.kt_us * e.power *
                  (mode == SK_MODE_SK && e.plan.sk_tiles ? CHOOSER_SK_SCATTER : 1.0);
-    const int k_tiles = (K + CHOOSER_BK - 1) / CHOOSER_BK;
-    if (c->tile_wgs > 1) e.t_mma_us += (e.busiest_kt + k_tiles - 1) / k_tiles * CHOOSER_EPI_US_COOP;
+    if (c->tile_wgs > 1) e.t_mma_us += (e.busiest_kt + kt - 1) / kt * CHOOSER_EPI_US_COOP;
     e.t_dram_us = chooser_dram_us(M, N, K, c, d, e.waves);
     e.t_us = CHOOSER_T0_US + (e.t_mma_us > e.t_dram_us ? e.t_mma_us : e.t_dram_us);
     return e;

@@ -55,7 +55,6 @@
 #include "tma.cuh"
 #include "wgmma.cuh"
 #include "wgmma_desc.h"
-
 #include "chooser.h"
 
 /* ---- tile shape ------------------------------------------------------------
@@ -75,11 +74,10 @@
  *              0.54x cuBLAS).  Two m64 blocks give two independent chains.
  * Measured (NOTES.md): 128 x 128 is the default; 128 x 192 is faster where
  * its tiles divide the grid of SMs well (8192^3) and slower where they do
- * not (4096^3: 704 tiles = 5.3 per SM, so some SMs run 6).  Step 10 runs
- * a menu of tiles: WG_M_BLOCKS, BN and TILE_WGS (1: pingpong; 2: step 06's
- * COOPERATIVE 128 x 256, both consumer warpgroups on one tile, 64 rows and 128
- * accumulators each, every stage and epilogue together, no turns) are the template
- * parameters of every function that depends on the tile; the macros expand there. */
+ * not (4096^3: 704 tiles = 5.3 per SM, so some SMs run 6).
+ * Step 10 runs a menu of tiles: WG_M_BLOCKS, BN and TILE_WGS (1: pingpong; 2:
+ * step 06's COOPERATIVE 128 x 256, see consumer_tiles) are the template parameters
+ * of every function that depends on the tile; the macros expand there. */
 #define CONSUMER_WGS 2
 #define WG_THREADS 128                          /* 4 warps: one warpgroup */
 #define BM (64 * WG_M_BLOCKS * TILE_WGS)        /* rows of one tile: a warpgroup's, or both's */
@@ -91,12 +89,12 @@
 #define B_STAGE_BYTES (BN * BK * 2)             /* the B box, BN rows x 128 B */
 #define STAGE_BYTES (A_STAGE_BYTES + B_STAGE_BYTES)   /* also the expect_tx count */
 #define SMEM_ALIGN 1024                         /* SWIZZLE_128B atom: 8 rows x 128 B */
-template <int BN>
-static __device__ __forceinline__ void wgmma_tile_k16(float *acc, uint64_t da, uint64_t db, int accumulate)
+template <int N_ACC>   /* an m64 block's accumulators, BN / 2, pick the BN-wide wgmma */
+static __device__ __forceinline__ void wgmma_tile_k16(float (&acc)[N_ACC], uint64_t da, uint64_t db, int accumulate)
 {
-    static_assert(BN == 128 || BN == 192 || BN == 256, "BN must be 128, 192 or 256 (wgmma.cuh)");
-    if constexpr (BN == 128) wgmma_m64n128k16_bf16(acc, da, db, accumulate);
-    else if constexpr (BN == 192) wgmma_m64n192k16_bf16(acc, da, db, accumulate);
+    static_assert(N_ACC == 64 || N_ACC == 96 || N_ACC == 128, "BN must be 128, 192 or 256 (wgmma.cuh)");
+    if constexpr (N_ACC == 64) wgmma_m64n128k16_bf16(acc, da, db, accumulate);
+    else if constexpr (N_ACC == 96) wgmma_m64n192k16_bf16(acc, da, db, accumulate);
     else wgmma_m64n256k16_bf16(acc, da, db, accumulate);
 }
 
@@ -196,8 +194,8 @@ static_assert(EPI_COLS * 2 == WGMMA_SW128_ROW_BYTES, "an epilogue row must be on
 /* ---- stream-K: the plan and the workspace ---------------------------------------
  * The workspace is the harness's, zeroed once (flags hold the launch number:
  * never reset).  A partial: a warpgroup's accumulators in register order,
- * 64 KiB per CTA (cooperative: per warpgroup) in slot sk_part_slot; the
- * owner's CTA r reads the writers' CTA r: the same tile, the same layout. */
+ * 64 KiB per CTA (cooperative: per warpgroup) in slot sk_part_slot; the owner's CTA r
+ * reads the writers' CTA r: the same tile, the same fragment layout. */
 typedef struct {
     sk_plan plan;
     float4 *partials;      /* one partial tile per CTA: its first piece's */
@@ -433,7 +431,7 @@ static __device__ __forceinline__ void consumer_mma_slot(consumer_ctx *cc, float
         for (int mb = 0; mb < WG_M_BLOCKS; ++mb) {
             const uint64_t da = wgmma_desc_k_major_sw128(
                 sm->a + slot * A_STAGE_BYTES + (cc->part * WG_M_BLOCKS + mb) * 64 * WGMMA_SW128_ROW_BYTES);
-            wgmma_tile_k16<BN>(acc[mb], wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
+            wgmma_tile_k16(acc[mb], wgmma_desc_advance(da, kk * WGMMA_K16_BYTES),
                            wgmma_desc_advance(db, kk * WGMMA_K16_BYTES), accumulate || kk > 0);
         }
     wgmma_commit_group();
@@ -586,9 +584,9 @@ static __device__ __forceinline__ void skip_unit(const kernel_params *P, work_wa
 /* ---- consumer role: every other unit of the walk, in turns with the partner --
  * Consumer c (warpgroup c + 1) takes units c, c+2, c+4 ... of this CTA's
  * walk.  The producer loads every unit in order, so c's pipeline states
- * start c units into the ring and skip the partner's unit after every one.
- * Cooperative (TILE_WGS = 2, step 06's consumer): both take EVERY unit, its
- * rows `part`, each stage and each epilogue at the same time: no turns. */
+ * start c units into the ring and skip the partner's unit after every one. */
+/* Cooperative (TILE_WGS = 2, step 06's consumer): both take EVERY unit, its 64
+ * rows `part` (128 accumulators each), every stage and epilogue together: no turns. */
 template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static __device__ __forceinline__ void consumer_tiles(const kernel_params *P, consumer_ctx *cc)
 {
@@ -664,15 +662,14 @@ static __device__ __forceinline__ void consumer_tiles(const kernel_params *P, co
  *     for both readers.  A wgmma is one operation of the whole
  *     warpgroup, so one thread's wait covers all four warps.  (CUTLASS's
  *     PipelineTmaAsync with clusters also counts one arrival per
- *     consumer warpgroup and CTA.)  Cooperative: 4, both warpgroups of
- *     each CTA read every slot, each releases it in both CTAs. */
+ *     consumer warpgroup and CTA.) */
 template <int TILE_WGS>
 static __device__ __forceinline__ void barriers_init(const smem_ring *sm, int stages)
 {
     if (threadIdx.x == 0) {
         for (int s = 0; s < stages; ++s) {
             mbar_init(&sm->full[s], 1);
-            mbar_init(&sm->empty[s], CLUSTER_SIZE * TILE_WGS);
+            mbar_init(&sm->empty[s], CLUSTER_SIZE * TILE_WGS);   /* cooperative: 4, both warpgroups read every slot */
         }
         named_bar_init();
         mbar_fence_init();
@@ -695,8 +692,7 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
     const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x / WG_THREADS, 0);
     const uint32_t rank = cluster_ctarank();   /* 0 or 1: which tile and which half of A */
 
-    /* The maps' fetch overlaps the set-up (NOTES.md, "Small shapes"). */
-    if (threadIdx.x == 0) tma_prefetch_map(&P->map_a);
+    if (threadIdx.x == 0) tma_prefetch_map(&P->map_a);   /* the maps' fetch overlaps the set-up (NOTES.md, "Small shapes") */
     if (threadIdx.x == 0) tma_prefetch_map(&P->map_b);
     barriers_init<TILE_WGS>(&sm, P->stages);
     /* Nobody waits on, arrives at or TMA-signals an uninitialized barrier,
@@ -742,6 +738,15 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
 template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 __global__ void __launch_bounds__(THREADS, 1) pingpong_kernel(const __grid_constant__ kernel_params P)
 {
+    /* The rules that depend on the tile, checked for every configuration. */
+    static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0,
+                  "every A and B box must start on a 1024-byte swizzle atom");
+    static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
+    static_assert(A_HALF_BYTES % SMEM_ALIGN == 0, "each CTA's half of A must start on a swizzle atom");
+    static_assert(BN % EPI_COLS == 0, "BN must be a multiple of the 64-column store sub-tile");
+    static_assert(PRODUCER_REGS >= 24 && PRODUCER_REGS % 8 == 0, "setmaxnreg: a multiple of 8, >= 24");
+    static_assert(TILE_WGS == 1 || TILE_WGS == CONSUMER_WGS, "a tile is one warpgroup's, or all of theirs");
+    static_assert(PARTIAL_BYTES * TILE_WGS == BM * BN * sizeof(float), "a CTA's partial: its tile in fp32");
     gemm_cta<WG_M_BLOCKS, BN, TILE_WGS>(&P, 0);
 }
 
@@ -762,9 +767,7 @@ pingpong_kernel_traced(const __grid_constant__ kernel_params P)
 /* ---- host: step 08's plan plus the stream-K plan, and the launch --------------
  * A plan that streams launches cooperatively: every CTA resident or the
  * launch fails (an owner spins on a writer's flag, which a CTA waiting for an
- * SM would never raise).  Whole tiles launch as step 08.  One descriptor
- * per configuration (a variable template: LAUNCH<2, 128, 1> is 128 x 128's;
- * the cooperative LAUNCH<1, 256, 2> keeps step 09's kernel name). */
+ * SM would never raise).  Whole tiles launch as step 08.  A variable template: one per configuration. */
 template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static const gemm_launch_desc LAUNCH = {
     .step = STEP_ID,
@@ -777,18 +780,40 @@ static const gemm_launch_desc LAUNCH = {
     .cooperative = 1,   /* combines with the cluster dimension */
 };
 
+/* ---- the menu: the kernel above at four tiles ---------------------------------------
+ * Three win bench shapes (NOTES.md): 64 x 128 has twice the tiles, to fill the SMs where
+ * there are few; 128 x 192 moves fewer bytes per MAC and fills waves 128 x 128 does not.
+ * 128x256c, both warpgroups on one tile, is a prototype (experiments/coop256). */
+typedef struct {
+    chooser_config c;                  /* its name, its tile (BM x BN), its k-tile time, TILE_WGS */
+    const gemm_launch_desc *launch;    /* LAUNCH<WG_M_BLOCKS, BN, TILE_WGS> */
+} menu_config;
+
+#define MENU_CONFIG(NAME, WG_M_BLOCKS, BN, TILE_WGS, KT_US)                                            \
+    {{NAME, 64 * WG_M_BLOCKS * TILE_WGS, BN, KT_US, TILE_WGS}, &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>}
+static const menu_config MENU[] = {
+    MENU_CONFIG("64x128", 1, 128, 1, CHOOSER_KT_US_64x128),
+    MENU_CONFIG("128x128", 2, 128, 1, CHOOSER_KT_US_128x128),
+    MENU_CONFIG("128x192", 2, 192, 1, CHOOSER_KT_US_128x192),
+    MENU_CONFIG("128x256c", 1, 256, 2, CHOOSER_KT_US_128x256c),   /* cooperative (its kernel keeps the name pingpong_kernel) */
+};
+#define MENU_SIZE ((int)(sizeof MENU / sizeof MENU[0]))
+
 typedef struct {
     kernel_params P;
     int grid;                 /* the plan's units, in CTAs */
-    int config;               /* the menu's configuration (below) */
+    size_t workspace;         /* bytes: a partial tile and a flag per CTA, if anything streams */
+    const gemm_launch_desc *launch;   /* its configuration's */
 } step_plan;
 
-/* The workspace: a flag per consumer warpgroup of the largest grid first, then
- * the partials at a fixed offset, so that configurations whose partials differ
- * in size (--tune runs them in turn on it) never write a partial over a flag. */
-#define FLAGS_BYTES(sms) (((size_t)(sms) * sizeof(uint32_t) + 1023) / 1024 * 1024)
-template <int WG_M_BLOCKS, int BN, int TILE_WGS>
-static constexpr size_t partial_bytes() { return PARTIAL_BYTES * TILE_WGS; }   /* 32-128 KiB per CTA */
+/* The harness allocates this once per run (after prepare). */
+static size_t step_workspace_bytes(const gemm_operands *op)
+{
+    /* For every candidate (--tune runs them in turn): the largest partials, then the flags. */
+    int most = 0;   /* elements of the menu's largest tile: a CTA's partial is its tile in fp32 */
+    for (int c = 0; c < MENU_SIZE; ++c) most = MENU[c].c.bm * MENU[c].c.bn > most ? MENU[c].c.bm * MENU[c].c.bn : most;
+    return ((size_t)most * sizeof(float) + CONSUMER_WGS * sizeof(uint32_t)) * op->num_sms;
+}
 
 /* What the plan does, once per run (not per rotation set). */
 static void stream_k_plan_print(const step_plan *p)
@@ -797,25 +822,17 @@ static void stream_k_plan_print(const step_plan *p)
     const sk_plan *s = &p->P.sk.plan;
     if (told++) return;
     printf("stream-K plan: %d cluster tiles x %d k-tiles on %d clusters: %d streamed "
-           "(%d-%d k-tiles per cluster), %d data-parallel\n",
+           "(%d-%d k-tiles per cluster), %d data-parallel; workspace %zu bytes\n",
            s->tiles, s->kt, s->units, s->sk_tiles, s->sk_base, s->sk_base + (s->sk_extra > 0),
-           s->tiles - s->sk_tiles);
+           s->tiles - s->sk_tiles, p->workspace);
 }
 
 /* T cluster tiles of KT k-tiles on U co-resident clusters, --mode.  Whole
  * tiles keep step 08's grid (min(T, U)) and walk; a plan that streams may
  * use more clusters: the walk table is built for the plan's grid, once. */
-template <int WG_M_BLOCKS, int BN, int TILE_WGS>
-static step_plan *config_prepare(const gemm_operands *op)
+static step_plan *config_prepare(const gemm_operands *op, const menu_config *m)
 {
-    /* The rules that depend on the tile, checked for every configuration. */
-    static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0,
-                  "every A and B box must start on a 1024-byte swizzle atom");
-    static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
-    static_assert(A_HALF_BYTES % SMEM_ALIGN == 0, "each CTA's half of A must start on a swizzle atom");
-    static_assert(BN % EPI_COLS == 0, "BN must be a multiple of the 64-column store sub-tile");
-    static_assert(PRODUCER_REGS >= 24 && PRODUCER_REGS % 8 == 0, "setmaxnreg: a multiple of 8, >= 24");
-    static_assert(TILE_WGS == 1 || TILE_WGS == CONSUMER_WGS, "a tile is one warpgroup's, or all of theirs");
+    const int TILE_WGS = m->c.tile_wgs, WG_M_BLOCKS = m->c.bm / 64 / TILE_WGS, BN = m->c.bn;   /* for BM, ... */
     step_plan *p = (step_plan *)gemm_plan_alloc(sizeof *p, STEP_ID);
     kernel_params *P = &p->P;
     gemm_encode_ab(&P->map_a, &P->map_b, op, A_HALF_ROWS, BN, BK);
@@ -829,15 +846,19 @@ static step_plan *config_prepare(const gemm_operands *op)
                                   op->num_sms / CLUSTER_SIZE);
     static_assert((int)GEMM_MODE_DP == (int)SK_MODE_DP && (int)GEMM_MODE_SK == (int)SK_MODE_SK,
                   "--mode values are the scheduler's");
-    const int units = gemm_persistent_grid(&LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>, op, 1 << 28) / CLUSTER_SIZE;
+    const int units = gemm_persistent_grid(m->launch, op, 1 << 28) / CLUSTER_SIZE;
     P->sk.plan = sk_plan_make(P->sched.sched.num_tiles, P->k_tiles, units, op->mode);
     p->grid = P->sk.plan.units * CLUSTER_SIZE;
     static int start[CLUSTER_PROBE_MAX_SMS];
     if (p->grid > CLUSTER_PROBE_MAX_SMS)   /* walk_start's size; no GPU has that many SMs yet */
         { fprintf(stderr, "step10: more than %d SMs\n", CLUSTER_PROBE_MAX_SMS); exit(EXIT_NO_DEVICE); }
-    cluster_walk_starts(&LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>, op, p->grid, start);
+    cluster_walk_starts(m->launch, op, p->grid, start);
     for (int c = 0; c < p->grid / CLUSTER_SIZE; ++c) P->walk_start[c] = (uint16_t)start[c];
+    p->workspace = P->sk.plan.sk_tiles ? p->grid * TILE_WGS * (PARTIAL_BYTES + sizeof(uint32_t)) : 0;
+    p->launch = m->launch;
     op->report->cluster = CLUSTER_SIZE;
+    op->report->config = m->c.name;
+    op->report->stages = op->stages;
     /* The CSV's mode column: what runs, auto's choice resolved. */
     op->report->mode = P->sk.plan.sk_tiles == 0 ? "dp" : op->mode == GEMM_MODE_SK ? "sk" : "sk_l2";
     stream_k_plan_print(p);
@@ -849,60 +870,27 @@ static void step_release(void *plan)
     gemm_plan_free(plan);
 }
 
-template <int WG_M_BLOCKS, int BN, int TILE_WGS>
-static void config_launch(const gemm_operands *op, cudaStream_t stream)
+static void step_launch(const gemm_operands *op, cudaStream_t stream)
 {
     static gemm_launch_desc whole;   /* LAUNCH without the cooperative attribute */
-    whole = LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>;
+    whole = *((const step_plan *)op->plan)->launch;   /* shared: config_prepare set up each configuration's kernels */
     whole.cooperative = 0;
     step_plan *p = (step_plan *)op->plan;
     kernel_params *P = &p->P;
     P->trace = op->trace;
     P->trace.cta_b = 1;   /* a timeline shows the two CTAs of cluster 0 */
     P->plant_bug = op->plant_bug;
-    /* flags first, partials after them (above); the harness's launch number */
-    P->sk.flags = (uint32_t *)op->workspace;
-    P->sk.partials = (float4 *)((char *)op->workspace + FLAGS_BYTES(op->num_sms * CONSUMER_WGS));
+    /* partials first, flags after them; the harness's launch number */
+    P->sk.partials = (float4 *)op->workspace;
+    P->sk.flags = (uint32_t *)((char *)op->workspace + op->workspace_bytes) - CONSUMER_WGS * op->num_sms;
     P->sk.epoch = op->epoch;
-    gemm_launch(P->sk.plan.sk_tiles ? &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS> : &whole, op, p->grid, P, stream);
+    gemm_operands o = *op;   /* with the plan's ring: --stages, or the most its configuration fits */
+    o.stages = P->stages;
+    gemm_launch(P->sk.plan.sk_tiles ? p->launch : &whole, &o, p->grid, P, stream);
 }
 
-/* ---- the menu ------------------------------------------------------------------
- * The kernel above at one tile of one consumer warpgroup each; each wins bench
- * shapes (NOTES.md): 64 x 128 has twice the tiles, to fill the SMs where there
- * are few; 128 x 192 moves fewer bytes per MAC and fills waves 128 x 128 does not.
- * 128x256c, both warpgroups on one tile, is a prototype (experiments/coop256). */
-typedef struct {
-    chooser_config c;
-    const gemm_launch_desc *launch;
-    step_plan *(*prepare)(const gemm_operands *op);
-    void (*run)(const gemm_operands *op, cudaStream_t stream);
-    size_t partial_bytes;
-} menu_config;
-
-#define MENU_CONFIG(NAME, WG_M_BLOCKS, BN, TILE_WGS, KT_US)                                            \
-    {{NAME, 64 * WG_M_BLOCKS * TILE_WGS, BN, KT_US, TILE_WGS}, &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>,        \
-     config_prepare<WG_M_BLOCKS, BN, TILE_WGS>, config_launch<WG_M_BLOCKS, BN, TILE_WGS>,                 \
-     partial_bytes<WG_M_BLOCKS, BN, TILE_WGS>()}
-static const menu_config MENU[] = {
-    MENU_CONFIG("64x128", 1, 128, 1, CHOOSER_KT_US_64x128),
-    MENU_CONFIG("128x128", 2, 128, 1, CHOOSER_KT_US_128x128),
-    MENU_CONFIG("128x192", 2, 192, 1, CHOOSER_KT_US_128x192),
-    MENU_CONFIG("128x256c", 1, 256, 2, CHOOSER_KT_US_128x256c),   /* cooperative */
-};
-#define MENU_SIZE ((int)(sizeof MENU / sizeof MENU[0]))
-
-/* One workspace for every candidate (above): the flags, then the menu's largest partial per CTA. */
-static size_t step_workspace_bytes(const gemm_operands *op)
-{
-    size_t most = 0;
-    for (int c = 0; c < MENU_SIZE; ++c) most = MENU[c].partial_bytes > most ? MENU[c].partial_bytes : most;
-    return FLAGS_BYTES(op->num_sms * CONSUMER_WGS) + most * (size_t)op->num_sms;
-}
-
-/* ---- the chooser's host side ----------------------------------------------------
- * The candidates at these operands (--config and --mode narrow them).  What
- * the chooser needs from the device, once: the clusters that can be resident
+/* ---- the chooser's host side: the candidates at these operands (--config and --mode
+ * narrow them).  What it needs from the device, once: the clusters that can be resident
  * (the occupancy query the plan uses), the L2 size, the memory bandwidth. */
 static int menu_estimates(const gemm_operands *op, chooser_estimate *e)
 {
@@ -910,9 +898,8 @@ static int menu_estimates(const gemm_operands *op, chooser_estimate *e)
     static chooser_device dev;
     if (!dev.clusters) {
         gemm_operands o = *op;
-        o.launch = MENU[0].launch;
-        o.stages = gemm_stages_that_fit(o.launch, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
-        const chooser_device d = {gemm_persistent_grid(o.launch, &o, 1 << 28) / CLUSTER_SIZE,
+        o.stages = gemm_stages_that_fit(MENU[0].launch, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
+        const chooser_device d = {gemm_persistent_grid(MENU[0].launch, &o, 1 << 28) / CLUSTER_SIZE,
                                   (double)op->l2_bytes, op->dram_gbs};
         dev = d;
         for (int c = 0; c < MENU_SIZE; ++c) cfg[c] = MENU[c].c;
@@ -961,30 +948,15 @@ static void *step_prepare(const gemm_operands *op)
     o.launch = m->launch;
     o.mode = e[i].mode;
     if (!o.stages) o.stages = gemm_stages_that_fit(m->launch, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
-    step_plan *p = m->prepare(&o);
-    p->config = e[i].config;
-    op->report->config = m->c.name;
-    op->report->stages = o.stages;
-    return p;
-}
-
-static void step_launch(const gemm_operands *op, cudaStream_t stream)
-{
-    const step_plan *p = (const step_plan *)op->plan;
-    gemm_operands o = *op;
-    o.stages = p->P.stages;
-    o.launch = MENU[p->config].launch;
-    MENU[p->config].run(&o, stream);
+    return config_prepare(&o, m);
 }
 
 int main(int argc, char **argv)
 {
     static const gemm_menu menu = {MENU_SIZE, menu_config_name, menu_candidates, menu_candidate_name, menu_explain};
-    char summary[320] = "autotuned GEMM: step 09's kernel (pingpong, clusters of 2 sharing A, stream-K) at a "
-                        "menu of tiles per consumer warpgroup:";
-    for (int c = 0; c < MENU_SIZE; ++c)
-        snprintf(summary + strlen(summary), sizeof summary - strlen(summary), " %s", MENU[c].c.name);
-    snprintf(summary + strlen(summary), sizeof summary - strlen(summary), "; chosen by a model, the cache or --tune");
+    char summary[320] = "autotuned GEMM: step 09's kernel (clusters of 2 sharing A, stream-K) at a menu of tiles:";
+    for (int c = 0; c < MENU_SIZE; ++c) strcat(strcat(summary, " "), MENU[c].c.name);   /* 320: room to spare */
+    strcat(summary, "; chosen by a model, the cache or --tune");
     const gemm_step step = {
         .step = STEP_ID,
         .name = "autotune",
