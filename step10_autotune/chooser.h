@@ -11,8 +11,7 @@
  *   t_ktile  one k-tile of one tile on one SM: the larger of the tensor
  *            cores' time at this tile (fitted: CHOOSER_KT_US_*) and what the
  *            L2 feeds when every busy CTA asks at once, (BM/2 + BN) x 128
- *            bytes (A is multicast in the pair; the cooperative tile's pair
- *            shares B: (BM + BN/2) x 128) over CHOOSER_L2_GBS, times
+ *            bytes (A is multicast in the pair) over CHOOSER_L2_GBS, times
  *            CHOOSER_MISALIGNED when K % 64 != 0 (rows off 128-byte lines
  *            cost the L2 more requests: docs/hopper_ptx.md), so an odd K
  *            favours tiles with fewer bytes per multiply-add
@@ -51,7 +50,7 @@
 
 #define CHOOSER_MAX_CANDIDATES 16
 #define CHOOSER_BK 64                  /* k-tile: 64 bf16, one 128-byte row */
-#define CHOOSER_CLUSTER 2              /* CTAs per cluster, along N (cooperative: along M) */
+#define CHOOSER_CLUSTER 2              /* CTAs per cluster, side by side along N */
 
 typedef struct {
     const char *name;    /* "128x128": the tile of ONE CTA (one consumer warpgroup's, or both's: "c") */
@@ -73,32 +72,23 @@ typedef struct {
     int tiles, cluster_tiles;    /* tiles of this configuration, and in pairs */
     double waves;                /* cluster tiles / clusters */
     double last_wave_fill;       /* busy clusters in the last wave / clusters */
-    double bytes_per_mac;        /* L2 -> SM bytes per multiply-add: chooser_box_rows x 128 / (BM x BN x 64) */
+    double bytes_per_mac;        /* L2 -> SM bytes per multiply-add: (BM/2 + BN) x 2 / (BM x BN) */
     long long busiest_kt;        /* the busiest cluster's k-tile times */
     double power;                /* the power-cap factor on the k-tile time */
     double kt_us, t_mma_us, t_dram_us, t_us;   /* k-tile time; mainloop; DRAM floor; total */
 } chooser_estimate;
 
-/* Rows of A and B one CTA loads per k-tile: half of the shared box and all of
- * the other.  The cooperative tile's pair lies along M and shares B
- * (kernel.cu, SHARE_B): 128 + 128 = 256 rows, against 64 + 256 sharing A. */
-SCHED_FN double chooser_box_rows(const chooser_config *c)
-{
-    return c->tile_wgs > 1 ? c->bm + c->bn / 2.0 : c->bm / 2.0 + c->bn;
-}
-
 /* The DRAM floor, us; a wave's panels: its busy clusters' rows of A and columns of B, K deep. */
 SCHED_FN double chooser_dram_us(int M, int N, int K, const chooser_config *c, const chooser_device *d,
                                 double waves)
 {
-    const int along_m = c->tile_wgs > 1;   /* the pair's axis; the raster runs across it */
-    const int t = along_m ? (N + c->bn - 1) / c->bn : (M + c->bm - 1) / c->bm;
+    const int tm = (M + c->bm - 1) / c->bm;
     const double busy = waves < 1 ? waves * d->clusters : d->clusters;
-    /* the grouped raster walks the cluster tiles of a wave across the pair first
-     * (groups of 8 tiles: M for pairs along N), so a wave spans up to 8 tiles that way */
-    const double across = (t < 8 ? t : 8) * (double)(along_m ? c->bn : c->bm);
-    const double along = busy / (t < 8 ? t : 8) * CHOOSER_CLUSTER * (along_m ? c->bm : c->bn);
-    const double wave_bytes = (across + along) * K * 2.0;
+    /* the grouped raster walks the cluster tiles of a wave across M first
+     * (groups of 8 tiles), so a wave spans up to 8 tile rows */
+    const double rows = (tm < 8 ? tm : 8) * (double)c->bm;
+    const double cols = busy / (tm < 8 ? tm : 8) * CHOOSER_CLUSTER * c->bn;
+    const double wave_bytes = (rows + cols) * K * 2.0;
     const double ab = 2.0 * ((double)M + N) * K;
     const double reads = wave_bytes > d->l2_bytes && waves > 1 ? ab + wave_bytes * (waves - 1) : ab;
     return (reads + 2.0 * M * (double)N) / (d->dram_gbs * 1e3);
@@ -112,18 +102,17 @@ SCHED_FN chooser_estimate chooser_estimate_of(int M, int N, int K, const chooser
     /* the plan this mode makes over the cluster tiles of this tile (sk_plan_make) */
     const int tm = (M + c->bm - 1) / c->bm, tn = (N + c->bn - 1) / c->bn, kt = (K + CHOOSER_BK - 1) / CHOOSER_BK;
     e.tiles = tm * tn;
-    e.cluster_tiles = c->tile_wgs > 1 ? (tm + CHOOSER_CLUSTER - 1) / CHOOSER_CLUSTER * tn
-                                      : tm * ((tn + CHOOSER_CLUSTER - 1) / CHOOSER_CLUSTER);
+    e.cluster_tiles = tm * ((tn + CHOOSER_CLUSTER - 1) / CHOOSER_CLUSTER);
     e.plan = sk_plan_make(e.cluster_tiles, kt, d->clusters, mode);
     e.waves = (double)e.cluster_tiles / d->clusters;
     const int rem = e.cluster_tiles % d->clusters;
     e.last_wave_fill = rem ? (double)rem / d->clusters : 1.0;
-    e.bytes_per_mac = chooser_box_rows(c) * 2.0 / ((double)c->bm * c->bn);
+    e.bytes_per_mac = (c->bm / 2.0 + c->bn) * 2.0 / ((double)c->bm * c->bn);
     e.busiest_kt = sk_plan_time(&e.plan);
     /* every CTA of a streamed plan is busy; a whole-tile plan's, up to the tiles */
     const int busy = (e.plan.sk_tiles || e.cluster_tiles > d->clusters ? d->clusters : e.cluster_tiles) *
                      CHOOSER_CLUSTER;
-    const double l2_kt_us = busy * chooser_box_rows(c) * 128.0 / (CHOOSER_L2_GBS * 1e3) *
+    const double l2_kt_us = busy * (c->bm / 2.0 + c->bn) * 128.0 / (CHOOSER_L2_GBS * 1e3) *
                             (K % CHOOSER_BK ? CHOOSER_MISALIGNED : 1.0);
     const double gflop = 2.0 * M * (double)N * K / 1e9;
     e.power = 1.0 + CHOOSER_POWER * (gflop < CHOOSER_POWER_GFLOP ? gflop / CHOOSER_POWER_GFLOP : 1.0);

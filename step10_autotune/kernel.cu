@@ -102,21 +102,11 @@ static __device__ __forceinline__ void wgmma_tile_k16(float (&acc)[N_ACC], uint6
  * Two CTAs side by side along N share the A box: each loads A_HALF_ROWS of
  * its BM rows and multicasts them.  Sharing B instead (clusters along M)
  * measured within 2%, A ahead on the large shapes (NOTES.md).  Every CTA
- * still receives the whole stage, STAGE_BYTES, into its own shared memory.
- * The cooperative 128 x 256 shares B (SHARE_B, experiments/shareb): each CTA
- * loads BM + BN/2 = 256 rows per k-tile instead of BM/2 + BN = 320, and the
- * L2's cost of a misaligned K follows those rows (docs/hopper_ptx.md).
- * Only the loads, the boxes and the schedule's axis change: the ring's counts,
- * the releases to the partner, the stream-K slots (the owner's CTA r reads the
- * writers' CTA r, the same tile on either axis), the epilogue (rows from
- * tile_m) and the padding tile (cluster_unit_stores asks both edges) do not. */
+ * still receives the whole stage, STAGE_BYTES, into its own shared memory. */
 #define CLUSTER_SIZE 2
 #define CLUSTER_MASK ((uint16_t)((1u << CLUSTER_SIZE) - 1))   /* multicast to both CTAs */
-#define SHARE_B (TILE_WGS == 2)                 /* cooperative: the pair lies along M */
-#define A_HALF_ROWS (SHARE_B ? BM : BM / CLUSTER_SIZE)   /* rows of A this CTA loads */
+#define A_HALF_ROWS (BM / CLUSTER_SIZE)         /* rows of A this CTA loads */
 #define A_HALF_BYTES (A_HALF_ROWS * BK * 2)
-#define B_HALF_ROWS (SHARE_B ? BN / CLUSTER_SIZE : BN)   /* rows of B this CTA loads */
-#define B_HALF_BYTES (B_HALF_ROWS * BK * 2)
 
 /* ---- register split ----------------------------------------------------------
  * 384 threads at __launch_bounds__(384, 1): ptxas caps every thread at 168,
@@ -266,8 +256,8 @@ static __device__ __forceinline__ void walk_next(const kernel_params *P, work_wa
     sk_walk_next(&P->sk.plan, w);
 }
 
-/* A tile past an odd N edge (SHARE_B: M) is a unit too: its CTA computes on zeros
- * (its half of the shared box is the partner's) and does not store (cluster_unit_stores).  The
+/* A tile past an odd N edge is a unit too: its CTA computes on zeros (its
+ * half of A is the partner's) and does not store (cluster_unit_stores).  The
  * rank is read where needed (a special register) rather than kept live. */
 static __device__ __forceinline__ work_unit walk_unit(const kernel_params *P, const work_walk *w)
 {
@@ -279,7 +269,7 @@ static __device__ __forceinline__ work_unit walk_unit(const kernel_params *P, co
  * like the loose variables they replace. */
 typedef struct {
     const smem_ring *sm;
-    uint32_t rank;                /* which half of A (SHARE_B: of B) this CTA loads and multicasts */
+    uint32_t rank;                /* which half of A this CTA loads and multicasts */
     pipeline_state write_state;   /* the next slot to fill: never reset between units */
     int loads;                    /* k-tiles issued by this CTA (planted bug, trace) */
     trace_clock *clk;
@@ -351,15 +341,6 @@ static __device__ __forceinline__ int fixup_piece(const kernel_params *P, consum
  * (gemm_cta).  write_state walks the ring: acquire a free slot, announce the
  * bytes, issue the two TMA boxes.  The thread walks this CTA's tiles and
  * their k-tiles as ONE sequence: the ring does not know where a tile ends. */
-/* One box into the slot: multicast to both CTAs if it is the shared one (a
- * template argument: no branch is left in the loop). */
-template <int SHARED>
-static __device__ __forceinline__ void tma_load_box(uint32_t dst, const CUtensorMap *map, int k, int row, uint32_t bar)
-{
-    if (SHARED) tma_load_2d_multicast(dst, map, k, row, bar, CLUSTER_MASK);
-    else tma_load_2d(dst, map, k, row, bar);
-}
-
 template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static __device__ __forceinline__ void producer_load_tile(const kernel_params *P, producer_ctx *pc,
                                                           const work_unit *u)
@@ -383,14 +364,13 @@ static __device__ __forceinline__ void producer_load_tile(const kernel_params *P
         if (!(PLANTED(pc->plant_bug, BUG_SKIP_COMMIT) && pc->loads == 1))
 #endif
             mbar_arrive_expect_tx(bar, STAGE_BYTES);
-        /* Coordinates innermost first: {k, row}.  Our half of the shared box
-         * (A's, or B's when SHARE_B), into the same offset of both CTAs' slot;
-         * each one's full barrier counts it.  The other box is ours alone. */
-        const uint32_t ra = SHARE_B ? 0 : pc->rank, rb = SHARE_B ? pc->rank : 0;
-        tma_load_box<!SHARE_B>(sm->a + write_state->index * A_STAGE_BYTES + ra * A_HALF_BYTES, &P->map_a,
-                               kt * BK, u->tile_m * BM + (int)ra * A_HALF_ROWS, smem_u32(bar));
-        tma_load_box<SHARE_B>(sm->b + write_state->index * B_STAGE_BYTES + rb * B_HALF_BYTES, &P->map_b,
-                              kt * BK, u->tile_n * BN + (int)rb * B_HALF_ROWS, smem_u32(bar));
+        /* Coordinates innermost first: {k, row}.  Our half of A, into the
+         * same offset of both CTAs' slot; each one's full barrier counts it. */
+        tma_load_2d_multicast(sm->a + write_state->index * A_STAGE_BYTES + pc->rank * A_HALF_BYTES,
+                              &P->map_a, kt * BK, u->tile_m * BM + (int)pc->rank * A_HALF_ROWS,
+                              smem_u32(bar), CLUSTER_MASK);
+        tma_load_2d(sm->b + write_state->index * B_STAGE_BYTES, &P->map_b, kt * BK, u->tile_n * BN,
+                    smem_u32(bar));
         CLOCK_SPAN(pc->clk, 1, TP_PRODUCER_LOAD, pc->loads);
         pipeline_advance(write_state);
     }
@@ -678,7 +658,7 @@ static __device__ __forceinline__ void consumer_tiles(const kernel_params *P, co
  *     thread of it (thread 0) arrives on its own CTA's empty[s] and on
  *     the partner's, after the wgmma.wait_group that proved the
  *     warpgroup's wgmmas on the slot have finished reading it.  Both
- *     producers write slot s of both CTAs (A's halves, or B's), so each waits
+ *     producers write slot s of both CTAs (A's halves), so each waits
  *     for both readers.  A wgmma is one operation of the whole
  *     warpgroup, so one thread's wait covers all four warps.  (CUTLASS's
  *     PipelineTmaAsync with clusters also counts one arrival per
@@ -710,7 +690,7 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
      * setmaxnreg): read the warpgroup index through a shuffle so the
      * compiler knows. */
     const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x / WG_THREADS, 0);
-    const uint32_t rank = cluster_ctarank();   /* 0 or 1: which tile and which half of the shared box */
+    const uint32_t rank = cluster_ctarank();   /* 0 or 1: which tile and which half of A */
 
     if (threadIdx.x == 0) tma_prefetch_map(&P->map_a);   /* the maps' fetch overlaps the set-up (NOTES.md, "Small shapes") */
     if (threadIdx.x == 0) tma_prefetch_map(&P->map_b);
@@ -762,8 +742,7 @@ __global__ void __launch_bounds__(THREADS, 1) pingpong_kernel(const __grid_const
     static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0,
                   "every A and B box must start on a 1024-byte swizzle atom");
     static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
-    static_assert(A_HALF_BYTES % SMEM_ALIGN == 0 && B_HALF_BYTES % SMEM_ALIGN == 0,
-                  "each CTA's half of the shared box must start on a swizzle atom");
+    static_assert(A_HALF_BYTES % SMEM_ALIGN == 0, "each CTA's half of A must start on a swizzle atom");
     static_assert(BN % EPI_COLS == 0, "BN must be a multiple of the 64-column store sub-tile");
     static_assert(PRODUCER_REGS >= 24 && PRODUCER_REGS % 8 == 0, "setmaxnreg: a multiple of 8, >= 24");
     static_assert(TILE_WGS == 1 || TILE_WGS == CONSUMER_WGS, "a tile is one warpgroup's, or all of theirs");
@@ -856,14 +835,14 @@ static step_plan *config_prepare(const gemm_operands *op, const menu_config *m)
     const int TILE_WGS = m->c.tile_wgs, WG_M_BLOCKS = m->c.bm / 64 / TILE_WGS, BN = m->c.bn;   /* for BM, ... */
     step_plan *p = (step_plan *)gemm_plan_alloc(sizeof *p, STEP_ID);
     kernel_params *P = &p->P;
-    gemm_encode_ab(&P->map_a, &P->map_b, op, A_HALF_ROWS, B_HALF_ROWS, BK);   /* the boxes each CTA loads */
+    gemm_encode_ab(&P->map_a, &P->map_b, op, A_HALF_ROWS, BN, BK);
     P->use_tma_store = gemm_encode_d(&P->map_d, op, EPI_ROWS, EPI_COLS);
     P->D = op->d;
     P->M = op->m;
     P->N = op->n;
     P->k_tiles = (op->k + BK - 1) / BK;
     P->stages = op->stages;
-    P->sched = cluster_sched_make(op->m, op->n, BM, BN, CLUSTER_SIZE, !SHARE_B, op->group,
+    P->sched = cluster_sched_make(op->m, op->n, BM, BN, CLUSTER_SIZE, 1, op->group,
                                   op->num_sms / CLUSTER_SIZE);
     static_assert((int)GEMM_MODE_DP == (int)SK_MODE_DP && (int)GEMM_MODE_SK == (int)SK_MODE_SK,
                   "--mode values are the scheduler's");

@@ -19,8 +19,7 @@ for d, name in (('fit', 'tune_fit'), ('held', 'tune_heldout')):
         for line in open(f):
             m = re.match(r'explain:\s+(\S+)/(\S+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(\d+)\s+(\S+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)', line)
             if m:
-                ex[m.group(1) + '/' + m.group(2)] = dict(busiest=int(m.group(7)), dram=float(m.group(10)),
-                                                          bpm=float(m.group(6)))
+                ex[m.group(1) + '/' + m.group(2)] = dict(busiest=int(m.group(7)), dram=float(m.group(10)))
             m = re.match(r'tune: (\S+)\s+([\d.]+) ms \| cuBLAS ([\d.]+) ms \| ratio ([\d.]+)', line)
             if m:
                 tu[m.group(1)] = dict(ms=float(m.group(2)), cublas=float(m.group(3)), ratio=float(m.group(4)))
@@ -43,18 +42,13 @@ coop=any(r['cand'].startswith('128x256c/') for r in rows)
 def ceil(a,b): return -(-a//b)
 def feats(r):
     M,N,K=r['shape']; c,p=r['cand'].split('/'); bm,bn=cfg[c]
-    # box rows per k-tile from the log's B/MAC (x 64 per row of 128 B, to 32 rows):
-    # bm/2 + bn for a pair along N sharing A; bm + bn/2 for 128x256c's pair along
-    # M sharing B (experiments/shareb), whose cluster tiles are ceil(tm/2) x tn
-    rows=32*round(r.get('bpm',(bm/2+bn)*2/(bm*bn))*bm*bn/2/32)
-    along_m=rows==bm+bn//2!=bm//2+bn
-    tm=ceil(M,bm); tn=ceil(N,bn); ct=ceil(tm,2)*tn if along_m else tm*ceil(tn,2)
+    tm=ceil(M,bm); tn=ceil(N,bn); ct=tm*ceil(tn,2)
     busy=min(ct,66)*2 if p=='dp' else 132
-    return dict(shape=(M,N,K),c=c,p=p,bm=bm,bn=bn,rows=rows,busy=busy,busiest=r['busiest'],dram=r['dram'],mis=(K%64!=0),K=K,ct=ct)
+    return dict(shape=(M,N,K),c=c,p=p,bm=bm,bn=bn,busy=busy,busiest=r['busiest'],dram=r['dram'],mis=(K%64!=0),K=K,ct=ct)
 def model(th,f):
     T0,k64,k128,k192,l2bw,skf,mis,pw,f0=th[:9]
     kt={'64x128':k64,'128x128':k128,'128x192':k192,'128x256c':th[9] if len(th)>9 else None}[f['c']]
-    l2=f['busy']*f['rows']*128/(l2bw*1e3)*(mis if f['mis'] else 1)
+    l2=f['busy']*(f['bm']/2+f['bn'])*128/(l2bw*1e3)*(mis if f['mis'] else 1)
     M,N,K=f['shape']; F=2.0*M*N*K/1e9
     t=f['busiest']*max(kt,l2)*(skf if f['p']=='sk' else 1)*(1+pw*min(1.0,F/f0))
     if f['c']=='128x256c':   # the cooperative tile's epilogues are not hidden (chooser.h)
