@@ -84,7 +84,7 @@
 #include "wgmma_desc.h"
 
 /* ---- tile shape ------------------------------------------------------------
- * 128 x 256 x 64 per CTA: two consumer warpgroups, each owning a 64 x 256
+ * 128 x 256 x 64 per tile: two consumer warpgroups, each owning a 64 x 256
  * block of D = one m64n256k16 accumulator, 128 fp32 registers per thread.
  * Why this shape (README.md, "Choosing the tile"):
  *   - n256 is the widest wgmma: per k16 step a warpgroup reads 2 KiB of A and
@@ -177,9 +177,9 @@ typedef struct {
 } kernel_params;
 
 /* ---- this CTA's work: one unit, one whole tile -------------------------------
- * A work unit is {tile, its coordinates, a range of k-tiles} (work_unit.h):
- * CTA i computes tile grouped_tile_coords(i, ..., GROUP_M), all its k-tiles.
- * (Step 06 hands each CTA many units; the roles will not change.) */
+ * A work unit is {tile, its coordinates, a range of k-tiles}
+ * (work_unit.h): CTA i computes tile grouped_tile_coords(i, ..., GROUP_M), all
+ * its k-tiles.  (Step 06 hands each CTA many units; the roles will not change.) */
 static __device__ __forceinline__ work_unit cta_unit(const kernel_params *P)
 {
     const int tiles_m = (P->M + BM - 1) / BM, tiles_n = (P->N + BN - 1) / BN;
@@ -463,8 +463,8 @@ tma_wgmma_kernel_traced(const __grid_constant__ kernel_params P)
 
 /* ---- host: the plan and the launch (the glue is common/gemm_launch.cuh) ------
  * This step names its kernels, its tile and its shared memory, and fills
- * its kernel_params once per input set: two tensor maps, one CTA per tile.
- * Each launch stamps the per-launch fields and launches. */
+ * its kernel_params once per input set: two tensor maps; one CTA per tile is the
+ * grid.  Each launch stamps the per-launch fields and launches. */
 static const gemm_launch_desc LAUNCH = {
     .step = STEP_ID,
     .kernel = (const void *)tma_wgmma_kernel,

@@ -87,8 +87,8 @@
  *     each (65536 / 384, rounded down to a multiple of 8): 128 accumulators
  *     plus addresses fit with no spill (ptxas -v: see NOTES.md).  Moving
  *     registers from the producer to the consumers: setmaxnreg, below. */
-#define WG_M_BLOCKS 1                           /* m64 blocks per consumer warpgroup */
 #define CONSUMER_WGS 2
+#define WG_M_BLOCKS 1                           /* m64 blocks per consumer warpgroup */
 #define WG_THREADS 128                          /* 4 warps: one warpgroup */
 #define WG_ROWS (64 * WG_M_BLOCKS)              /* rows of D per consumer WG */
 #define BM (WG_ROWS * CONSUMER_WGS)             /* 128 */
