@@ -24,7 +24,7 @@
  *
  * Shapes wrapped here: m64nNk16 for N = 128, 192 and 256 (a warpgroup
  * computes a 64 x N block in N/2 f32 registers per thread; steps 05-06 use
- * N = 256, steps 07-09 N = 128 by default, step 10 128 and 192).  bf16 inputs, f32 accumulators, both
+ * N = 256, steps 07-09 N = 128 by default, step 10 all three).  bf16 inputs, f32 accumulators, both
  * operands K-major from shared memory, no negation or transposition. */
 #ifndef COMMON_WGMMA_CUH
 #define COMMON_WGMMA_CUH

@@ -692,8 +692,7 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
     const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x / WG_THREADS, 0);
     const uint32_t rank = cluster_ctarank();   /* 0 or 1: which tile and which half of A */
 
-    if (threadIdx.x == 0) tma_prefetch_map(&P->map_a);   /* the maps' fetch overlaps the set-up (NOTES.md, "Small shapes") */
-    if (threadIdx.x == 0) tma_prefetch_map(&P->map_b);
+    if (threadIdx.x == 0) { tma_prefetch_map(&P->map_a); tma_prefetch_map(&P->map_b); }   /* the fetch overlaps the set-up (NOTES.md, "Small shapes") */
     barriers_init<TILE_WGS>(&sm, P->stages);
     /* Nobody waits on, arrives at or TMA-signals an uninitialized barrier,
      * in this CTA or the partner's: the cluster-wide __syncthreads (the
@@ -781,9 +780,9 @@ static const gemm_launch_desc LAUNCH = {
 };
 
 /* ---- the menu: the kernel above at four tiles ---------------------------------------
- * Three win bench shapes (NOTES.md): 64 x 128 has twice the tiles, to fill the SMs where
- * there are few; 128 x 192 moves fewer bytes per MAC and fills waves 128 x 128 does not.
- * 128x256c, both warpgroups on one tile, is a prototype (experiments/coop256). */
+ * Each wins bench shapes (NOTES.md): 64 x 128 has twice the tiles, to fill the SMs where
+ * there are few; 128 x 192 moves fewer bytes per MAC and fills waves 128 x 128 does not;
+ * 128x256c, both warpgroups on one tile, moves the fewest: odd K, K-heavy shapes. */
 typedef struct {
     chooser_config c;                  /* its name, its tile (BM x BN), its k-tile time, TILE_WGS */
     const gemm_launch_desc *launch;    /* LAUNCH<WG_M_BLOCKS, BN, TILE_WGS> */

@@ -416,7 +416,7 @@ END_TEST
  * where stream-K splits tiles (step 09's cases), the persistent cases in sk:
  * _i = mode * 100 + case, one test case per configuration (CK_RUN_CASE=
  * autotune_64x128 ...: each stays under the device's 10-minute command).
- * 128x256c is the cooperative prototype (experiments/coop256/README.md). */
+ * 128x256c is the cooperative configuration (experiments/coop256/README.md). */
 #define AT_BIN "step10_autotune"
 #define NUM_AT_CONFIGS 4
 static const char *const at_configs[NUM_AT_CONFIGS] = {"64x128", "128x128", "128x192", "128x256c"};
