@@ -1,56 +1,31 @@
-/* chooser.h — step 10's chooser: which configuration of the menu, with which
- * plan, for a GEMM of M x N x K on this GPU (--tune's cache: common/tune_cache.h).
- * Plain C (HD), so tests/test_chooser.c runs it on the CPU.  kernel.cu
- * describes its menu (chooser_config: the tile of one CTA),
- * asks for every candidate's estimate and takes the fastest (chooser_pick).
+/* chooser.h — step 10's chooser: which configuration of the menu, with which plan, for M x N x K on this GPU
+ * (--tune's cache: common/tune_cache.h).  Plain C (HD): tests/test_chooser.c runs it on the CPU.  kernel.cu
+ * describes its menu (chooser_config: one CTA's tile), asks for every candidate's estimate, takes the fastest.
  *
- * The model, per candidate (configuration c, plan p), in microseconds:
- *   t = T0 + max(busiest x t_ktile x sk x power + exposed epilogues,  DRAM floor)
- *   busiest  the busiest cluster's k-tile count: step 09's plan model
- *            (sk_plan_time) over the cluster tiles of c's tile
- *   t_ktile  one k-tile of one tile on one SM: the larger of the tensor
- *            cores' time at this tile (fitted: CHOOSER_KT_US_*) and what the
- *            L2 feeds when every busy CTA asks at once, (BM/2 + BN) x 128
- *            bytes (A is multicast in the pair) over CHOOSER_L2_GBS, times
- *            CHOOSER_MISALIGNED when K % 64 != 0 (rows off 128-byte lines
- *            cost the L2 more requests: docs/hopper_ptx.md), so an odd K
- *            favours tiles with fewer bytes per multiply-add
- *   sk       CHOOSER_SK_SCATTER for the textbook stream-K plan (units start
- *            at scattered k-offsets: step 09's NOTES), 1 for dp and auto's
- *   power    1 + CHOOSER_POWER x min(1, GFLOPs / CHOOSER_POWER_GFLOP): a
- *            long, heavy GEMM reaches the power cap and a lower clock
- *   exposed epilogues  the cooperative tile's, CHOOSER_EPI_US_COOP per tile of the
- *            busiest cluster: its two warpgroups store together while no MMA runs
- *            (pingpong hides one warpgroup's epilogue behind the other's mainloop)
- *   DRAM     A and B once (again per wave when a wave's panels exceed the
- *            L2) and D once, at the device's memory bandwidth */
+ * The model, per candidate (configuration c, plan p), in us (its terms: experiments/shareb/README.md):
+ *   t = T0 + max(busiest x t_ktile x sk x power + exposed epilogues,  DRAM floor) */
 #ifndef STEP10_CHOOSER_H
 #define STEP10_CHOOSER_H
 
 #include "stream_k_schedule.h"
 
-/* ---- the fitted constants (experiments/fit_chooser.py; NOTES.md, "The model"): eleven,
- * on the H100, to --tune's times (clock-normalized; the candidates within 10% of each
- * shape's best) at the shapes of chooser_fit.txt; the held-out shapes (heldout_shapes.txt) never. */
-#define CHOOSER_T0_US 8.50             /* launch, pipeline fill, the last tile's epilogue */
-#define CHOOSER_L2_GBS 15274.0         /* L2 -> SM bytes per us, all SMs together (GB/s) */
-#define CHOOSER_MISALIGNED 2.119       /* L2 cost of a k-tile when K % 64 != 0 */
-#define CHOOSER_SK_SCATTER 1.073       /* textbook stream-K's k-tile, against a whole tile's */
-#define CHOOSER_POWER 0.235            /* k-tile time lost at the power cap ... */
-#define CHOOSER_POWER_GFLOP 320.6      /* ... reached at this many GFLOPs and above */
-/* Tensor-core time of one k-tile (BM x BN x 64) per tile, us, at boost clock.
- * 64x128's is below the tensor cores' floor (0.13 us at 1980 MHz): it contends
- * only at small shapes, where T0 and the fill are most of the time, and the
- * fit moved its share there. */
-#define CHOOSER_KT_US_64x128 0.1076
-#define CHOOSER_KT_US_128x128 0.2966
-#define CHOOSER_KT_US_128x192 0.4427
-#define CHOOSER_KT_US_128x256c 0.5789
-#define CHOOSER_EPI_US_COOP 1.80       /* the cooperative tile's epilogue, not hidden */
+/* ---- the fitted constants, eleven, on the H100 (experiments/fit_chooser.py; NOTES.md, "The model") */
+#define CHOOSER_T0_US 7.98             /* launch, pipeline fill, the last tile's epilogue */
+#define CHOOSER_L2_GBS 13201.0         /* L2 -> SM bytes per us, all SMs together (GB/s) */
+#define CHOOSER_MISALIGNED 1.876       /* L2 cost of a k-tile when K % 64 != 0 */
+#define CHOOSER_SK_SCATTER 1.067       /* textbook stream-K's k-tile, against a whole tile's */
+#define CHOOSER_POWER 0.193            /* k-tile time lost at the power cap ... */
+#define CHOOSER_POWER_GFLOP 265.5      /* ... reached at this many GFLOPs and above */
+/* Tensor-core time of one k-tile (BM x BN x 64) per tile, us, at boost clock. */
+#define CHOOSER_KT_US_64x128 0.1163
+#define CHOOSER_KT_US_128x128 0.3134
+#define CHOOSER_KT_US_128x192 0.4599
+#define CHOOSER_KT_US_128x256c 0.5953
+#define CHOOSER_EPI_US_COOP 1.04       /* the cooperative tile's epilogue, not hidden */
 
 #define CHOOSER_MAX_CANDIDATES 16
 #define CHOOSER_BK 64                  /* k-tile: 64 bf16, one 128-byte row */
-#define CHOOSER_CLUSTER 2              /* CTAs per cluster, side by side along N */
+#define CHOOSER_CLUSTER 2              /* CTAs per cluster, along N (cooperative: along M) */
 
 typedef struct {
     const char *name;    /* "128x128": the tile of ONE CTA (one consumer warpgroup's, or both's: "c") */
@@ -72,20 +47,26 @@ typedef struct {
     int tiles, cluster_tiles;    /* tiles of this configuration, and in pairs */
     double waves;                /* cluster tiles / clusters */
     double last_wave_fill;       /* busy clusters in the last wave / clusters */
-    double bytes_per_mac;        /* L2 -> SM bytes per multiply-add: (BM/2 + BN) x 2 / (BM x BN) */
+    double bytes_per_mac;        /* L2 -> SM bytes per multiply-add: chooser_box_rows x 128 / (BM x BN x 64) */
     long long busiest_kt;        /* the busiest cluster's k-tile times */
     double power;                /* the power-cap factor on the k-tile time */
     double kt_us, t_mma_us, t_dram_us, t_us;   /* k-tile time; mainloop; DRAM floor; total */
 } chooser_estimate;
 
+SCHED_FN double chooser_box_rows(const chooser_config *c)   /* rows of A and B one CTA loads per k-tile */
+{
+    return c->tile_wgs > 1 ? c->bm + c->bn / 2.0 : c->bm / 2.0 + c->bn;   /* shares B (kernel.cu, SHARE_B); A */
+}
+
 /* The DRAM floor, us; a wave's panels: its busy clusters' rows of A and columns of B, K deep. */
 SCHED_FN double chooser_dram_us(int M, int N, int K, const chooser_config *c, const chooser_device *d,
                                 double waves)
 {
+    const chooser_config t = {c->name, c->bn, c->bm, c->kt_us, 1};   /* a pair along M: the transposed problem's */
+    if (c->tile_wgs > 1) return chooser_dram_us(N, M, K, &t, d, waves);
     const int tm = (M + c->bm - 1) / c->bm;
     const double busy = waves < 1 ? waves * d->clusters : d->clusters;
-    /* the grouped raster walks the cluster tiles of a wave across M first
-     * (groups of 8 tiles), so a wave spans up to 8 tile rows */
+    /* the grouped raster walks a wave's cluster tiles across M first (groups of 8): up to 8 tile rows */
     const double rows = (tm < 8 ? tm : 8) * (double)c->bm;
     const double cols = busy / (tm < 8 ? tm : 8) * CHOOSER_CLUSTER * c->bn;
     const double wave_bytes = (rows + cols) * K * 2.0;
@@ -102,17 +83,18 @@ SCHED_FN chooser_estimate chooser_estimate_of(int M, int N, int K, const chooser
     /* the plan this mode makes over the cluster tiles of this tile (sk_plan_make) */
     const int tm = (M + c->bm - 1) / c->bm, tn = (N + c->bn - 1) / c->bn, kt = (K + CHOOSER_BK - 1) / CHOOSER_BK;
     e.tiles = tm * tn;
-    e.cluster_tiles = tm * ((tn + CHOOSER_CLUSTER - 1) / CHOOSER_CLUSTER);
+    e.cluster_tiles = c->tile_wgs > 1 ? (tm + CHOOSER_CLUSTER - 1) / CHOOSER_CLUSTER * tn
+                                      : tm * ((tn + CHOOSER_CLUSTER - 1) / CHOOSER_CLUSTER);
     e.plan = sk_plan_make(e.cluster_tiles, kt, d->clusters, mode);
     e.waves = (double)e.cluster_tiles / d->clusters;
     const int rem = e.cluster_tiles % d->clusters;
     e.last_wave_fill = rem ? (double)rem / d->clusters : 1.0;
-    e.bytes_per_mac = (c->bm / 2.0 + c->bn) * 2.0 / ((double)c->bm * c->bn);
+    e.bytes_per_mac = chooser_box_rows(c) * 2.0 / ((double)c->bm * c->bn);
     e.busiest_kt = sk_plan_time(&e.plan);
     /* every CTA of a streamed plan is busy; a whole-tile plan's, up to the tiles */
     const int busy = (e.plan.sk_tiles || e.cluster_tiles > d->clusters ? d->clusters : e.cluster_tiles) *
                      CHOOSER_CLUSTER;
-    const double l2_kt_us = busy * (c->bm / 2.0 + c->bn) * 128.0 / (CHOOSER_L2_GBS * 1e3) *
+    const double l2_kt_us = busy * chooser_box_rows(c) * 128.0 / (CHOOSER_L2_GBS * 1e3) *
                             (K % CHOOSER_BK ? CHOOSER_MISALIGNED : 1.0);
     const double gflop = 2.0 * M * (double)N * K / 1e9;
     e.power = 1.0 + CHOOSER_POWER * (gflop < CHOOSER_POWER_GFLOP ? gflop / CHOOSER_POWER_GFLOP : 1.0);
@@ -131,10 +113,9 @@ SCHED_FN int chooser_same_plan(const sk_plan *a, const sk_plan *b)
     return a->sk_tiles == b->sk_tiles && a->sk_units == b->sk_units && a->units == b->units;
 }
 
-/* The candidates at this shape: every configuration (or only `only`, when
- * >= 0) with every plan its mode can make (only `mode` when it is not
- * auto), each plan once: dp; sk, the textbook hybrid; and auto's own
- * stream-K plan (sk_l2) where it differs from both.  Returns how many. */
+/* The candidates at this shape: every configuration (or only `only`, when >= 0) with every plan its mode can
+ * make (only `mode` when it is not auto), each plan once: dp; sk, the textbook hybrid; and auto's own stream-K
+ * plan (sk_l2) where it differs from both.  Returns how many. */
 SCHED_FN int chooser_candidates(int M, int N, int K, const chooser_config *menu, int n_menu, int only,
                                 int mode, const chooser_device *d, chooser_estimate *out)
 {
@@ -154,9 +135,8 @@ SCHED_FN int chooser_candidates(int M, int N, int K, const chooser_config *menu,
     return n;
 }
 
-/* The fastest predicted candidate.  Within 1% the model cannot tell two
- * apart; it then takes the one with fewer L2 bytes per multiply-add, the
- * resource its misses have in common (NOTES.md). */
+/* The fastest predicted candidate.  Within 1% the model cannot tell two apart; it then takes the one with fewer
+ * L2 bytes per multiply-add, the resource its misses have in common (NOTES.md). */
 SCHED_FN int chooser_pick(const chooser_estimate *e, int n)
 {
     int best = 0;

@@ -105,8 +105,11 @@ static __device__ __forceinline__ void wgmma_tile_k16(float (&acc)[N_ACC], uint6
  * still receives the whole stage, STAGE_BYTES, into its own shared memory. */
 #define CLUSTER_SIZE 2
 #define CLUSTER_MASK ((uint16_t)((1u << CLUSTER_SIZE) - 1))   /* multicast to both CTAs */
-#define A_HALF_ROWS (BM / CLUSTER_SIZE)         /* rows of A this CTA loads */
+#define SHARE_B (TILE_WGS == 2)   /* cooperative: a pair along M shares B (experiments/shareb); comments: read B, M for A, N */
+#define A_HALF_ROWS (SHARE_B ? BM : BM / CLUSTER_SIZE)   /* rows of A this CTA loads */
 #define A_HALF_BYTES (A_HALF_ROWS * BK * 2)
+#define B_HALF_ROWS (SHARE_B ? BN / CLUSTER_SIZE : BN)   /* rows of B this CTA loads */
+#define B_HALF_BYTES (B_HALF_ROWS * BK * 2)
 
 /* ---- register split ----------------------------------------------------------
  * 384 threads at __launch_bounds__(384, 1): ptxas caps every thread at 168,
@@ -341,6 +344,13 @@ static __device__ __forceinline__ int fixup_piece(const kernel_params *P, consum
  * (gemm_cta).  write_state walks the ring: acquire a free slot, announce the
  * bytes, issue the two TMA boxes.  The thread walks this CTA's tiles and
  * their k-tiles as ONE sequence: the ring does not know where a tile ends. */
+template <int SHARED>   /* one box; the shared one is multicast into both CTAs' slot */
+static __device__ __forceinline__ void tma_load_box(uint32_t dst, const CUtensorMap *map, int k, int row, uint32_t bar)
+{
+    if (SHARED) tma_load_2d_multicast(dst, map, k, row, bar, CLUSTER_MASK);
+    else tma_load_2d(dst, map, k, row, bar);
+}
+
 template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static __device__ __forceinline__ void producer_load_tile(const kernel_params *P, producer_ctx *pc,
                                                           const work_unit *u)
@@ -366,11 +376,11 @@ static __device__ __forceinline__ void producer_load_tile(const kernel_params *P
             mbar_arrive_expect_tx(bar, STAGE_BYTES);
         /* Coordinates innermost first: {k, row}.  Our half of A, into the
          * same offset of both CTAs' slot; each one's full barrier counts it. */
-        tma_load_2d_multicast(sm->a + write_state->index * A_STAGE_BYTES + pc->rank * A_HALF_BYTES,
-                              &P->map_a, kt * BK, u->tile_m * BM + (int)pc->rank * A_HALF_ROWS,
-                              smem_u32(bar), CLUSTER_MASK);
-        tma_load_2d(sm->b + write_state->index * B_STAGE_BYTES, &P->map_b, kt * BK, u->tile_n * BN,
-                    smem_u32(bar));
+        const uint32_t ra = SHARE_B ? 0 : pc->rank, rb = SHARE_B ? pc->rank : 0;   /* the other box is ours alone */
+        tma_load_box<!SHARE_B>(sm->a + write_state->index * A_STAGE_BYTES + ra * A_HALF_BYTES, &P->map_a,
+                               kt * BK, u->tile_m * BM + (int)ra * A_HALF_ROWS, smem_u32(bar));
+        tma_load_box<SHARE_B>(sm->b + write_state->index * B_STAGE_BYTES + rb * B_HALF_BYTES, &P->map_b,
+                              kt * BK, u->tile_n * BN + (int)rb * B_HALF_ROWS, smem_u32(bar));
         CLOCK_SPAN(pc->clk, 1, TP_PRODUCER_LOAD, pc->loads);
         pipeline_advance(write_state);
     }
@@ -741,7 +751,7 @@ __global__ void __launch_bounds__(THREADS, 1) pingpong_kernel(const __grid_const
     static_assert(A_STAGE_BYTES % SMEM_ALIGN == 0 && B_STAGE_BYTES % SMEM_ALIGN == 0,
                   "every A and B box must start on a 1024-byte swizzle atom");
     static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
-    static_assert(A_HALF_BYTES % SMEM_ALIGN == 0, "each CTA's half of A must start on a swizzle atom");
+    static_assert(A_HALF_BYTES % SMEM_ALIGN == 0 && B_HALF_BYTES % SMEM_ALIGN == 0, "a CTA's half must start on an atom");
     static_assert(BN % EPI_COLS == 0, "BN must be a multiple of the 64-column store sub-tile");
     static_assert(PRODUCER_REGS >= 24 && PRODUCER_REGS % 8 == 0, "setmaxnreg: a multiple of 8, >= 24");
     static_assert(TILE_WGS == 1 || TILE_WGS == CONSUMER_WGS, "a tile is one warpgroup's, or all of theirs");
@@ -779,10 +789,7 @@ static const gemm_launch_desc LAUNCH = {
     .cooperative = 1,   /* combines with the cluster dimension */
 };
 
-/* ---- the menu: the kernel above at four tiles ---------------------------------------
- * Each wins bench shapes (NOTES.md): 64 x 128 has twice the tiles, to fill the SMs where
- * there are few; 128 x 192 moves fewer bytes per MAC and fills waves 128 x 128 does not;
- * 128x256c, both warpgroups on one tile, moves the fewest: odd K, K-heavy shapes. */
+/* ---- the menu: the kernel above at four tiles (why these four: NOTES.md, "The menu") ---- */
 typedef struct {
     chooser_config c;                  /* its name, its tile (BM x BN), its k-tile time, TILE_WGS */
     const gemm_launch_desc *launch;    /* LAUNCH<WG_M_BLOCKS, BN, TILE_WGS> */
@@ -834,14 +841,14 @@ static step_plan *config_prepare(const gemm_operands *op, const menu_config *m)
     const int TILE_WGS = m->c.tile_wgs, WG_M_BLOCKS = m->c.bm / 64 / TILE_WGS, BN = m->c.bn;   /* for BM, ... */
     step_plan *p = (step_plan *)gemm_plan_alloc(sizeof *p, STEP_ID);
     kernel_params *P = &p->P;
-    gemm_encode_ab(&P->map_a, &P->map_b, op, A_HALF_ROWS, BN, BK);
+    gemm_encode_ab(&P->map_a, &P->map_b, op, A_HALF_ROWS, B_HALF_ROWS, BK);   /* the boxes each CTA loads */
     P->use_tma_store = gemm_encode_d(&P->map_d, op, EPI_ROWS, EPI_COLS);
     P->D = op->d;
     P->M = op->m;
     P->N = op->n;
     P->k_tiles = (op->k + BK - 1) / BK;
     P->stages = op->stages;
-    P->sched = cluster_sched_make(op->m, op->n, BM, BN, CLUSTER_SIZE, 1, op->group,
+    P->sched = cluster_sched_make(op->m, op->n, BM, BN, CLUSTER_SIZE, !SHARE_B, op->group,
                                   op->num_sms / CLUSTER_SIZE);
     static_assert((int)GEMM_MODE_DP == (int)SK_MODE_DP && (int)GEMM_MODE_SK == (int)SK_MODE_SK,
                   "--mode values are the scheduler's");
@@ -888,9 +895,7 @@ static void step_launch(const gemm_operands *op, cudaStream_t stream)
     gemm_launch(P->sk.plan.sk_tiles ? p->launch : &whole, &o, p->grid, P, stream);
 }
 
-/* ---- the chooser's host side: the candidates at these operands (--config and --mode
- * narrow them).  What it needs from the device, once: the clusters that can be resident
- * (the occupancy query the plan uses), the L2 size, the memory bandwidth. */
+/* ---- the chooser's host side: the candidates at these operands (--config and --mode narrow them) */
 static int menu_estimates(const gemm_operands *op, chooser_estimate *e)
 {
     static chooser_config cfg[MENU_SIZE];

@@ -4,6 +4,7 @@
  * ACCURACY is measured on the GPU (step10_autotune/NOTES.md); here, that it
  * behaves as documented. */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -67,6 +68,15 @@ START_TEST(test_chooser_pick_and_reasons)
     ck_assert_int_eq(2 * c.tiles, d.tiles);
     for (int i = 0; i < 3; ++i)
         ck_assert(c.bytes_per_mac < chooser_estimate_of(4096, 4096, 4096, menu, i, &h100, SK_MODE_DP).bytes_per_mac);
+    /* ... in pairs along M that share B: 128 + 128 rows per k-tile, and ceil(tm/2) x tn cluster tiles */
+    ck_assert(fabs(c.bytes_per_mac - (128 + 128) * 2.0 / (128 * 256)) < 1e-12);
+    ck_assert_int_eq(chooser_estimate_of(1100, 4096, 4096, menu, 3, &h100, SK_MODE_DP).cluster_tiles, 5 * 16);
+    ck_assert_int_eq(chooser_estimate_of(1100, 4096, 4096, menu, 1, &h100, SK_MODE_DP).cluster_tiles, 9 * 16);
+    /* its DRAM floor is a pingpong 256 x 128 pair's (along N) on the transposed problem */
+    const chooser_config t = {"256x128", 256, 128, CHOOSER_KT_US_128x256c, 1};
+    for (int w = 1; w <= 9; w += 4)
+        ck_assert(fabs(chooser_dram_us(3000, 20000, 8192, &menu[3], &h100, w) -
+                       chooser_dram_us(20000, 3000, 8192, &t, &h100, w)) < 1e-9);
 }
 END_TEST
 

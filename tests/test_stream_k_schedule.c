@@ -645,19 +645,23 @@ END_TEST
  * Step 10 runs the cluster plan above at four tiles: three pingpong ones (a
  * warpgroup per tile: one partial and one flag per CTA) and the cooperative
  * 128 x 256 (both consumer warpgroups on one tile: a partial and a flag per
- * warpgroup, sk_part_slot).  For each, in the modes that stream: the ledger
+ * warpgroup, sk_part_slot; its pair lies along M, sharing B).  For each, in
+ * the modes that stream: the ledger
  * holds every real (tile, k-tile) once; every writer's (CTA, part) has a slot
  * of its own inside what kernel.cu reserves (a flag per consumer warpgroup of
  * the grid), and pingpong's is the CTA's slot as in step 09; the slot an
  * owner's part reads is the one the same part of that writer's CTA wrote, for
  * the same tile; and the wait graph, simulated with the body the
- * configuration runs, has no cycle and no chain. */
-static const struct { int bm, bn, parts; const char *name; } menu_cfgs[] = {
-    {64, 128, 1, "64x128"}, {128, 128, 1, "128x128"}, {128, 192, 1, "128x192"}, {128, 256, 2, "128x256c"},
+ * configuration runs, has no cycle and no chain; and every configuration
+ * meets a padding tile past the edge along its pair. */
+static const struct { int bm, bn, parts, along_n; const char *name; } menu_cfgs[] = {
+    {64, 128, 1, 1, "64x128"}, {128, 128, 1, 1, "128x128"}, {128, 192, 1, 1, "128x192"},
+    {128, 256, 2, 0, "128x256c"},   /* its pair lies along M and shares B (kernel.cu, SHARE_B) */
 };
 static const int menu_shapes[][3] = {   /* M, N, K: stream-K's, the bench's and edges */
     {1024, 1024, 14336}, {256, 256, 256}, {1000, 1001, 1000}, {4096, 4096, 4096}, {2048, 4096, 14336},
     {640, 1001, 4168},   {8192, 8192, 8192}, {1536, 1536, 1536}, {300, 2000, 512}, {127, 129, 72},
+    {640, 576, 1000},   /* an odd tile count along every configuration's pair: 5 tile rows, 5, 3, 3 columns */
 };
 static const int menu_units[] = {66, 64, 7, 1};
 
@@ -700,7 +704,7 @@ static void expect_menu_slots(const sk_plan *p, int parts, const char *what, int
 
 START_TEST(test_menu_fixup_on_clusters)
 {
-    int owners[NELEMS(menu_cfgs)] = {0}, writers[NELEMS(menu_cfgs)] = {0};
+    int owners[NELEMS(menu_cfgs)] = {0}, writers[NELEMS(menu_cfgs)] = {0}, padding[NELEMS(menu_cfgs)] = {0};
     for (int c = 0; c < NELEMS(menu_cfgs); ++c)
     for (int sh = 0; sh < NELEMS(menu_shapes); ++sh)
     for (int ui = 0; ui < NELEMS(menu_units); ++ui)
@@ -708,8 +712,16 @@ START_TEST(test_menu_fixup_on_clusters)
         const int mode = m ? SK_MODE_AUTO : SK_MODE_SK;
         const int M = menu_shapes[sh][0], N = menu_shapes[sh][1], K = menu_shapes[sh][2], U = menu_units[ui];
         const int parts = menu_cfgs[c].parts;
-        const cluster_sched cs = cluster_sched_make(M, N, menu_cfgs[c].bm, menu_cfgs[c].bn, 2, 1, 8, U);
+        const cluster_sched cs = cluster_sched_make(M, N, menu_cfgs[c].bm, menu_cfgs[c].bn, 2,
+                                                    menu_cfgs[c].along_n, 8, U);
         const sk_plan p = sk_plan_make(cs.sched.num_tiles, (K + 63) / 64, U, mode);
+        for (int t = 0; t < p.tiles; ++t) {   /* rank 1's padding tile lies past the edge along the pair */
+            const work_unit wu = cluster_unit(&cs, t, 1, p.kt);
+            if (cluster_unit_stores(&cs, &wu)) continue;
+            ++padding[c];
+            EXPECT(cs.along_n ? wu.tile_n == cs.tiles_n : wu.tile_m == cs.tiles_m, "%s: padding tile (%d, %d)",
+                   menu_cfgs[c].name, wu.tile_m, wu.tile_n);
+        }
         char what[96];
         snprintf(what, sizeof what, "%s %dx%dx%d U %d mode %d", menu_cfgs[c].name, M, N, K, U, mode);
         EXPECT(sk_launch_faults(&p, &cs, p.units) == 0, "%s: the ledger has faults", what);
@@ -718,9 +730,9 @@ START_TEST(test_menu_fixup_on_clusters)
         for (int b = 0; b < NELEMS(bodies); ++b)   /* the body this configuration runs */
             if (bodies[b].parts == parts && bodies[b].pingpong == (parts == 1)) expect_no_cycle_no_chain(&p, b, what);
     }
-    for (int c = 0; c < NELEMS(menu_cfgs); ++c)   /* the fixup was exercised, not only whole tiles */
-        ck_assert_msg(owners[c] > 0 && writers[c] > owners[c], "%s: %d owners, %d writer parts", menu_cfgs[c].name,
-                      owners[c], writers[c]);
+    for (int c = 0; c < NELEMS(menu_cfgs); ++c)   /* the fixup was exercised, not only whole tiles; odd edges */
+        ck_assert_msg(owners[c] > 0 && writers[c] > owners[c] && padding[c] > 0, "%s: %d owners, %d writer parts, "
+                      "%d padding tiles", menu_cfgs[c].name, owners[c], writers[c], padding[c]);
 }
 END_TEST
 

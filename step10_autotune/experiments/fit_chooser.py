@@ -19,7 +19,8 @@ for d, name in (('fit', 'tune_fit'), ('held', 'tune_heldout')):
         for line in open(f):
             m = re.match(r'explain:\s+(\S+)/(\S+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(\d+)\s+(\S+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)', line)
             if m:
-                ex[m.group(1) + '/' + m.group(2)] = dict(busiest=int(m.group(7)), dram=float(m.group(10)))
+                ex[m.group(1) + '/' + m.group(2)] = dict(busiest=int(m.group(7)), dram=float(m.group(10)),
+                                                          bpm=float(m.group(6)))
             m = re.match(r'tune: (\S+)\s+([\d.]+) ms \| cuBLAS ([\d.]+) ms \| ratio ([\d.]+)', line)
             if m:
                 tu[m.group(1)] = dict(ms=float(m.group(2)), cublas=float(m.group(3)), ratio=float(m.group(4)))
@@ -42,13 +43,18 @@ coop=any(r['cand'].startswith('128x256c/') for r in rows)
 def ceil(a,b): return -(-a//b)
 def feats(r):
     M,N,K=r['shape']; c,p=r['cand'].split('/'); bm,bn=cfg[c]
-    tm=ceil(M,bm); tn=ceil(N,bn); ct=tm*ceil(tn,2)
+    # box rows per k-tile from the log's B/MAC (x 64 per row of 128 B, to 32 rows):
+    # bm/2 + bn for a pair along N sharing A; bm + bn/2 for 128x256c's pair along
+    # M sharing B (experiments/shareb), whose cluster tiles are ceil(tm/2) x tn
+    rows=32*round(r.get('bpm',(bm/2+bn)*2/(bm*bn))*bm*bn/2/32)
+    along_m=rows==bm+bn//2!=bm//2+bn
+    tm=ceil(M,bm); tn=ceil(N,bn); ct=ceil(tm,2)*tn if along_m else tm*ceil(tn,2)
     busy=min(ct,66)*2 if p=='dp' else 132
-    return dict(shape=(M,N,K),c=c,p=p,bm=bm,bn=bn,busy=busy,busiest=r['busiest'],dram=r['dram'],mis=(K%64!=0),K=K,ct=ct)
+    return dict(shape=(M,N,K),c=c,p=p,bm=bm,bn=bn,rows=rows,busy=busy,busiest=r['busiest'],dram=r['dram'],mis=(K%64!=0),K=K,ct=ct)
 def model(th,f):
     T0,k64,k128,k192,l2bw,skf,mis,pw,f0=th[:9]
     kt={'64x128':k64,'128x128':k128,'128x192':k192,'128x256c':th[9] if len(th)>9 else None}[f['c']]
-    l2=f['busy']*(f['bm']/2+f['bn'])*128/(l2bw*1e3)*(mis if f['mis'] else 1)
+    l2=f['busy']*f['rows']*128/(l2bw*1e3)*(mis if f['mis'] else 1)
     M,N,K=f['shape']; F=2.0*M*N*K/1e9
     t=f['busiest']*max(kt,l2)*(skf if f['p']=='sk' else 1)*(1+pw*min(1.0,F/f0))
     if f['c']=='128x256c':   # the cooperative tile's epilogues are not hidden (chooser.h)
@@ -69,15 +75,32 @@ _best = collections.defaultdict(lambda: 1e9)
 for r in rows: _best[(r['set'], tuple(r['shape']))] = min(_best[(r['set'], tuple(r['shape']))], r['ms'])
 CUT = float(os.environ.get('CONTENDERS', '1.10'))
 fit=[(feats(r),r['ms']*1000) for r in rows if r['set']=='fit' and r['ms'] <= CUT * _best[('fit', tuple(r['shape']))]]
+# The others (the "far" candidates) enter one-sided: a far one predicted faster than
+# CUTxbest costs its shortfall squared; predicted slower, nothing.  Without it, a
+# far candidate's prediction is free, and with 128x256c sharing B no contender at
+# odd K pays the misaligned factor, so the fit let it fall (2.1 -> 1.47) and picked
+# 128x128/sk or 128x192/dp at shapes where they measured 0.75-0.79 of the best
+# (logs/shareb; HINGE=0 shows it).  HINGE is its weight.
+slow=[(feats(r),CUT*_best[('fit', tuple(r['shape']))]*1000) for r in rows if r['set']=='fit' and r['ms'] > CUT * _best[('fit', tuple(r['shape']))]]
+HINGE=float(os.environ.get('HINGE','1'))
 held=[(feats(r),r['ms']*1000) for r in rows if r['set']=='held']
-def loss(th,data): return sum((math.log(model(th,f))-math.log(t))**2 for f,t in data)
-th=[5.0,0.2,0.3,0.45,9000.0,1.3,1.8,0.25,100.0]+([0.55,1.0] if coop else [])
-random.seed(1)
-best=loss(th,fit)
-for it in range(20000):
-    cand=[x*math.exp(random.gauss(0,0.05)*(1 if it<10000 else 0.3)) for x in th]
-    l=loss(cand,fit)
-    if l<best: best,th=l,cand
+def loss(th,data): return (sum((math.log(model(th,f))-math.log(t))**2 for f,t in data)
+                           + HINGE*sum(min(0.0,math.log(model(th,f))-math.log(t))**2 for f,t in slow))
+# A random walk from one start ends in a different local minimum per seed (the
+# eleven constants trade against each other); RESTARTS walks from the same start
+# with seeds 1..RESTARTS and keeps the lowest loss on the fit's shapes.
+best_th,best=None,1e18
+for seed in range(1,int(os.environ.get('RESTARTS','4'))+1):
+    th=[5.0,0.2,0.3,0.45,9000.0,1.3,1.8,0.25,100.0]+([0.55,1.0] if coop else [])
+    random.seed(seed)
+    l0=loss(th,fit)
+    for it in range(20000):
+        cand=[x*math.exp(random.gauss(0,0.05)*(1 if it<10000 else 0.3)) for x in th]
+        l=loss(cand,fit)
+        if l<l0: l0,th=l,cand
+    print('seed',seed,'loss',round(l0,4))
+    if l0<best: best,best_th=l0,th
+th=best_th
 print('theta',[round(x,4) for x in th],'loss',best)
 def picks(data,th):
     from collections import defaultdict
