@@ -17,20 +17,23 @@ set -u
 BUILD=${1:?usage: run.sh BUILD OUT}; OUT=${2:?usage: run.sh BUILD OUT}
 mkdir -p "$OUT" "$BUILD"
 SRC=$BUILD/kernel_64x64.cu
-sed -e 's/static_assert(BN == 128 || BN == 192 || BN == 256, "BN must be 128, 192 or 256 (wgmma.cuh)");/static_assert(BN == 64 || BN == 128 || BN == 192 || BN == 256, "BN: 64, 128, 192 or 256");/' \
-    -e 's/    if constexpr (BN == 128) wgmma_m64n128k16_bf16/    if constexpr (BN == 64) wgmma_m64n64k16_bf16(acc, da, db, accumulate);\n    else if constexpr (BN == 128) wgmma_m64n128k16_bf16/' \
-    -e 's/^\(    MENU_CONFIG("64x128", 1, 128, CHOOSER_KT_US_64x128),\)/    MENU_CONFIG("64x64", 1, 64, 0.5),\n\1/' \
+sed -e 's/static_assert(N_ACC == 64 || N_ACC == 96 || N_ACC == 128, "BN must be 128, 192 or 256 (wgmma.cuh)");/static_assert(N_ACC == 32 || N_ACC == 64 || N_ACC == 96 || N_ACC == 128, "BN: 64, 128, 192 or 256");/' \
+    -e 's/    if constexpr (N_ACC == 64) wgmma_m64n128k16_bf16/    if constexpr (N_ACC == 32) wgmma_m64n64k16_bf16(acc, da, db, accumulate);\n    else if constexpr (N_ACC == 64) wgmma_m64n128k16_bf16/' \
+    -e 's/^\(    MENU_CONFIG("64x128", 1, 128, 1, CHOOSER_KT_US_64x128),\)/    MENU_CONFIG("64x64", 1, 64, 1, 0.5),\n\1/' \
     -e 's/^#include "wgmma.cuh"$/#include "wgmma.cuh"\n#include "wgmma_m64n64.cuh"/' \
     step10_autotune/kernel.cu > "$SRC"
-grep -q 'MENU_CONFIG("64x64"' "$SRC" && grep -q 'BN == 64) wgmma_m64n64k16' "$SRC" &&
+grep -q 'MENU_CONFIG("64x64"' "$SRC" && grep -q 'N_ACC == 32) wgmma_m64n64k16' "$SRC" &&
   grep -q '^#include "wgmma_m64n64.cuh"' "$SRC" ||
   { echo "smaller_tile: kernel.cu changed; the patch no longer applies"; exit 1; }
-OBJS="$BUILD/common/args.o $BUILD/common/csv.o $BUILD/common/tma.o $BUILD/common/tune_cache.o"
-# shellcheck disable=SC2086  # OBJS is a list of words
-make -s $OBJS BUILD="$BUILD" 2>/dev/null
-nvcc -O3 -std=c++17 -Icommon -Istep10_autotune -I"$(dirname "$0")" -DGIT_REV='"smaller_tile"' -gencode=arch=compute_90a,code=sm_90a \
-     "$SRC" $OBJS -lcublas -lcudart -ldl \
-     -o "$BUILD/step10_64x64" || exit 1
+# PREBUILT=1: the binary in BUILD was built here from this tree (the device machine then skips nvcc)
+if [ "${PREBUILT:-0}" != 1 ]; then
+  OBJS="$BUILD/common/args.o $BUILD/common/csv.o $BUILD/common/tma.o $BUILD/common/tune_cache.o"
+  # shellcheck disable=SC2086  # OBJS is a list of words
+  make -s $OBJS BUILD="$BUILD" 2>/dev/null
+  nvcc -O3 -std=c++17 -Icommon -Istep10_autotune -I"$(dirname "$0")" -DGIT_REV='"smaller_tile"' -gencode=arch=compute_90a,code=sm_90a \
+       "$SRC" $OBJS -lcublas -lcudart -ldl \
+       -o "$BUILD/step10_64x64" || exit 1
+fi
 nvidia-smi > /dev/null 2>&1 || { echo "smaller_tile: built $BUILD/step10_64x64; no GPU here"; exit 3; }
 for sh in 512x512x512 768x768x768 1024x1024x1024 1024x1024x2048 1024x1024x4096 512x4096x4096 256x4096x4096 \
           192x8192x4096 2048x2048x2048 1536x1536x1536 1024x1024x14336 768x768x12288; do
