@@ -2,7 +2,7 @@
  * (--tune's cache: common/tune_cache.h).  Plain C (HD): tests/test_chooser.c runs it on the CPU.  kernel.cu
  * describes its menu (chooser_config: one CTA's tile), asks for every candidate's estimate, takes the fastest.
  *
- * The model, per candidate (configuration c, plan p), in us (its terms: experiments/shareb/README.md):
+ * The model, per candidate (configuration c, plan p), in us (its terms: NOTES.md, "The model"):
  *   t = T0 + max(busiest x t_ktile x sk x power + exposed epilogues,  DRAM floor) */
 #ifndef STEP10_CHOOSER_H
 #define STEP10_CHOOSER_H

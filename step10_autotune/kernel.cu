@@ -958,7 +958,7 @@ static void *step_prepare(const gemm_operands *op)
 int main(int argc, char **argv)
 {
     static const gemm_menu menu = {MENU_SIZE, menu_config_name, menu_candidates, menu_candidate_name, menu_explain};
-    char summary[320] = "autotuned GEMM: step 09's kernel (clusters of 2 sharing A, stream-K) at a menu of tiles:";
+    char summary[320] = "autotuned GEMM: step 09's kernel (clusters of 2 sharing A, B for 128x256c; stream-K) at a menu of tiles:";
     for (int c = 0; c < MENU_SIZE; ++c) strcat(strcat(summary, " "), MENU[c].c.name);   /* 320: room to spare */
     strcat(summary, "; chosen by a model, the cache or --tune");
     const gemm_step step = {

@@ -1,16 +1,18 @@
 # fit_chooser.py — which constants make chooser.h's model predict what --tune
 # measured?  Reads the tune logs of tune_sweep.sh (logs/tune_fit: the fit's
 # shapes; logs/tune_heldout: the held-out ones, used ONLY to judge), fits the
-# nine constants by least squares on log time (a random-walk search: no
+# constants by least squares on log time (a random-walk search: no
 # numpy here), and prints at how many shapes the model's pick is within 3%
 # of the best measured candidate.  python3 fit_chooser.py [LOGS_DIR]
 # A tenth and eleventh, the cooperative 128x256c's k-tile time and its
 # exposed epilogue per tile, are fitted only when the logs have 128x256c rows
-# (experiments/coop256/README.md).  Times are clock-normalized and only the
-# contenders are fitted (both explained below); NORMALIZE=0 CONTENDERS=1e9 on
-# logs/ is the fit of the three-configuration menu.
+# (experiments/coop256/README.md).  Times are clock-normalized, the contenders
+# are fitted and the far candidates only where predicted too fast (all three
+# explained below).  HINGE=0 RESTARTS=1 on logs/menu4 is session 7's fit (the
+# constants before 128x256c shared B); with NORMALIZE=0 CONTENDERS=1e9 on logs/,
+# the fit of the three-configuration menu.
 import json, math, random, re, glob, sys, os
-LOGS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), 'logs', 'menu4')
+LOGS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), 'logs', 'shareb')
 rows = []
 for d, name in (('fit', 'tune_fit'), ('held', 'tune_heldout')):
     for f in sorted(glob.glob(os.path.join(LOGS, name, 'tune_*.log'))):
