@@ -99,7 +99,7 @@ while IFS="$tab" read -r file item kind line text ph; do
         "fit_chooser.py DIR")
             # step 10's refit on a copy of its logs, less the files the exercise names
             rm=$(awk -F'\t' -v f="$file" -v i="$item" '$1 == f && $2 == i && $3 == "file" && $5 ~ /\/.*\.log$/ { printf " fit_logs/%s", $5 }' "$T/records")
-            run="rm -rf fit_logs && cp -r step10_autotune/experiments/logs fit_logs && rm$rm && python3 step10_autotune/experiments/fit_chooser.py fit_logs"
+            run="rm -rf fit_logs && cp -r step10_autotune/experiments/logs/shareb fit_logs && rm$rm && python3 step10_autotune/experiments/fit_chooser.py fit_logs"   # the folder the exercise copies: fit_chooser.py's default
             ph="" ;;
         esac
         # placeholders: each value the exercise gives (none: the job says so)

@@ -386,7 +386,7 @@ while IFS="$tab" read -r file item kind text ph; do
         # less the files the exercise names (each must be there to delete)
         case $text in
         fit_chooser.py\ DIR)
-            logs=step10_autotune/experiments/logs
+            logs=step10_autotune/experiments/logs/shareb   # the folder the exercise copies: fit_chooser.py's default
             rm -rf "$T/dir"; cp -r "$logs" "$T/dir"
             : >"$T/log"
             # shellcheck disable=SC2013,SC2094  # one name a line; the records are only read
