@@ -135,15 +135,11 @@ SCHED_FN int chooser_candidates(int M, int N, int K, const chooser_config *menu,
     return n;
 }
 
-/* The fastest predicted candidate.  Within 1% the model cannot tell two apart; it then takes the one with fewer
- * L2 bytes per multiply-add, the resource its misses have in common (NOTES.md). */
+/* The fastest predicted candidate; no tie rule (a near tie to fewer bytes per MAC cost three sweep shapes: NOTES.md). */
 SCHED_FN int chooser_pick(const chooser_estimate *e, int n)
 {
     int best = 0;
-    for (int i = 1; i < n; ++i) {
-        const int close = e[i].t_us < 1.01 * e[best].t_us && e[best].t_us < 1.01 * e[i].t_us;
-        if (close ? e[i].bytes_per_mac < e[best].bytes_per_mac : e[i].t_us < e[best].t_us) best = i;
-    }
+    for (int i = 1; i < n; ++i) best = e[i].t_us < e[best].t_us ? i : best;
     return best;
 }
 

@@ -58,7 +58,7 @@ int main(void)
         }
     } else {
         skipped = gpu_suite_count(1);
-        printf("SKIP: %d GPU tests (steps 01-09 on edge shapes, timelines, planted hangs): "
+        printf("SKIP: %d GPU tests (steps 01-10 on edge shapes, timelines, planted hangs): "
                "no CUDA device on this machine\n", skipped);
     }
     srunner_run_all(sr, CK_NORMAL);
