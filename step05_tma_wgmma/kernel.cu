@@ -61,8 +61,8 @@
  * and separate traced and untraced kernels built from one CTA function, so
  * the timed one has no trace code.
  *
- * Build and run (sm_90a only: wgmma exists on no other target):
- *   make step05
+ * Build and run:
+ *   make step05                 (sm_90a only: wgmma exists on no other target)
  *   ./build/step05_tma_wgmma --m 4096 --n 4096 --k 4096
  *   ./build/step05_tma_wgmma --m 4096 --n 4096 --k 4096 --stages 2
  *   ./build/step05_tma_wgmma --m 1000 --n 1000 --k 1000 --trace /tmp/t05.csv
@@ -153,7 +153,7 @@ static_assert(SMEM_ALIGN == SMEM_LAYOUT_ALIGN, "the layout rounds the base to th
 static_assert(BK * 2 == WGMMA_SW128_ROW_BYTES, "a k-tile row must be one 128-byte swizzle row");
 static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
 
-/* ---- grouped raster order (common/raster.h, as in step 04) ------------------
+/* ---- grouped raster order (common/raster.h) ------------------------------------
  * CTA i computes tile (tm, tn) = grouped_tile_coords(i, ..., GROUP_M).  Going
  * down GROUP_M tile rows before moving right means the ~132 CTAs resident at
  * a time (one per SM on an H100's 132) cover about 8 x 17 tiles: they share
@@ -182,12 +182,12 @@ typedef struct {
  * its k-tiles.  (Step 06 hands each CTA many units; the roles will not change.) */
 static __device__ __forceinline__ work_unit cta_unit(const kernel_params *P)
 {
-    const int tiles_m = (P->M + BM - 1) / BM, tiles_n = (P->N + BN - 1) / BN;
-    work_unit u;
-    grouped_tile_coords((int)blockIdx.x, tiles_m, tiles_n, GROUP_M, &u.tile_m, &u.tile_n);
-    u.tile = u.tile_m * tiles_n + u.tile_n;   /* the timeline's label */
-    u.k_begin = 0;
-    u.k_end = P->k_tiles;
+    const int M = P->M, N = P->N;
+    const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
+    int tm, tn;
+    grouped_tile_coords((int)blockIdx.x, tiles_m, tiles_n, GROUP_M, &tm, &tn);
+    const work_unit u = {.tile = tm * tiles_n + tn,   /* the timeline's label */
+                         .tile_m = tm, .tile_n = tn, .k_begin = 0, .k_end = P->k_tiles};
     return u;
 }
 
