@@ -26,13 +26,13 @@
  *     through descriptors: no ldmatrix, no fragments in registers, only the
  *     accumulators.  wgmma.wait_group tells when a slot's reads are done.
  *
- *   producer (WG 0, 1 thread)            consumers (WG 1, WG 2, 128 threads each)
- *   acquire: wait empty[s]               wait: wait full[s]
- *   arrive.expect_tx(full[s], 48 KiB)    4 x wgmma (k16 steps) on slot s, commit
- *   TMA A box, TMA B box -> full[s]      wait_group(1): slot s-1's wgmmas done
- *   next slot                            release: arrive empty[s-1] (thread 0
- *                                        of each WG)
- *                                        ... after the last k-tile: epilogue
+ *   producer (WG 0, 1 thread)          consumers (WG 1, WG 2)
+ *   acquire: wait empty[s]             wait: wait full[s] (all 128 threads)
+ *   arrive.expect_tx(full[s], 48 KiB)  4 x wgmma (k16 steps) on slot s, commit
+ *   TMA A box, TMA B box -> full[s]    wait_group(1): slot s-1's wgmmas done
+ *   next slot                          release: arrive empty[s-1] (thread 0
+ *                                      of each WG)
+ *                                      ... after the last k-tile: epilogue
  *
  * What changed from step 04 (cp.async + ldmatrix + mma.sync; 4 warps per
  * CTA, two CTAs per SM, every warp copies and computes):
@@ -153,14 +153,6 @@ static_assert(SMEM_ALIGN == SMEM_LAYOUT_ALIGN, "the layout rounds the base to th
 static_assert(BK * 2 == WGMMA_SW128_ROW_BYTES, "a k-tile row must be one 128-byte swizzle row");
 static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
 
-/* ---- grouped raster order (common/raster.h) ------------------------------------
- * CTA i computes tile (tm, tn) = grouped_tile_coords(i, ..., GROUP_M).  Going
- * down GROUP_M tile rows before moving right means the ~132 CTAs resident at
- * a time (one per SM on an H100's 132) cover about 8 x 17 tiles: they share
- * 8 panels of A and ~17 panels of B in L2 instead of ~5 of A and all 32 of B.
- * At 8192^3 that is 8 x 128 + 17 x 256 rows of K per wave instead of
- * 5 x 128 + 32 x 256: ~40% fewer bytes to bring in from DRAM. */
-
 /* ---- the kernel's parameters: one struct, written once ----------------------
  * Everything a launch needs, built by the host once per input set (prepare,
  * below) and passed as ONE const __grid_constant__ parameter (gemm_cta's
@@ -176,10 +168,15 @@ typedef struct {
     int plant_bug;                     /* DEBUG builds: --plant-bug, else 0 */
 } kernel_params;
 
-/* ---- this CTA's work: one unit, one whole tile -------------------------------
+/* ---- grouped raster order (common/raster.h) ------------------------------------
+ * CTA i computes tile (tm, tn) = grouped_tile_coords(i, ..., GROUP_M).  Going
+ * down GROUP_M tile rows before moving right means the ~132 CTAs resident at
+ * a time (one per SM on an H100's 132) cover about 8 x 17 tiles: they share
+ * 8 panels of A and ~17 panels of B in L2 instead of ~5 of A and all 32 of B.
+ * At 8192^3 that is 8 x 128 + 17 x 256 rows of K per wave instead of
+ * 5 x 128 + 32 x 256: ~40% fewer bytes to bring in from DRAM.
  * A work unit is {tile, its coordinates, a range of k-tiles}
- * (work_unit.h): CTA i computes tile grouped_tile_coords(i, ..., GROUP_M), all
- * its k-tiles.  (Step 06 hands each CTA many units; the roles will not change.) */
+ * (work_unit.h): here one per CTA, its whole tile (step 06: many, same roles). */
 static __device__ __forceinline__ work_unit cta_unit(const kernel_params *P)
 {
     const int M = P->M, N = P->N;
