@@ -114,6 +114,7 @@
 #define BN 256                                  /* one m64n256k16 accumulator wide */
 #define BK 64                                   /* 64 bf16 = one 128-byte swizzled row */
 #define THREADS (WG_THREADS * (1 + CONSUMER_WGS))   /* 384: producer WG + consumers */
+#define MIN_CTAS_PER_SM 1                       /* __launch_bounds__: one CTA of 384 threads per SM */
 #define KSTEPS (BK / 16)                        /* 4 wgmma k16 steps per k-tile */
 #define ACC_REGS (BN / 2)                       /* 128 fp32 accumulators per thread */
 #define A_STAGE_BYTES (BM * BK * 2)             /* 16 KiB: the A box, 128 rows x 128 B (bf16) */
@@ -440,7 +441,8 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
 
 /* The kernel's one parameter, the struct above, is __grid_constant__: its
  * tensor maps are read where they lie, in parameter space. */
-__global__ void __launch_bounds__(THREADS, 1) tma_wgmma_kernel(const __grid_constant__ kernel_params P)
+__global__ void __launch_bounds__(THREADS, MIN_CTAS_PER_SM)
+tma_wgmma_kernel(const __grid_constant__ kernel_params P)
 {
     gemm_cta(&P, 0);
 }
@@ -452,7 +454,7 @@ __global__ void __launch_bounds__(THREADS, 1) tma_wgmma_kernel(const __grid_cons
  * across every call: in the DEBUG build, the bounded wait's call to
  * report_hang (which reaches printf) gets them serialized, with C7510
  * "wgmma pipeline crossing function boundary".  Check -Xptxas -v. */
-__global__ void __launch_bounds__(THREADS, 1)
+__global__ void __launch_bounds__(THREADS, MIN_CTAS_PER_SM)
 tma_wgmma_kernel_traced(const __grid_constant__ kernel_params P)
 {
     gemm_cta(&P, 1);
