@@ -599,7 +599,7 @@ static void opt_in(const void *kernel, int stages)
 
 static size_t ring_bytes(int stages) { return (size_t)stages * STAGE_BYTES; }
 
-static void launch_step04(const gemm_operands *op, cudaStream_t stream)
+static void step_launch(const gemm_operands *op, cudaStream_t stream)
 {
     /* Once, for every kernel whose ring this device holds, so the timed loop
      * does not pay for it; a ring the device cannot hold is refused here. */
@@ -632,6 +632,6 @@ int main(int argc, char **argv)
         "cp.async ring of S shared-memory stages feeding ldmatrix + mma.sync (" TILE_LABEL " tiles)",
         TILE_LABEL, MIN_STAGES, MAX_STAGES, DEFAULT_STAGES,
         {9, 0, 0, "cp.async/ldmatrix/mma.sync need sm_80+; this course builds for sm_90"},
-        NULL, NULL, launch_step04, THREADS / 32, "warp"};
+        NULL, NULL, step_launch, THREADS / 32, "warp"};
     return gemm_main(argc, argv, &step);
 }

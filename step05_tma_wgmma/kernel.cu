@@ -26,13 +26,13 @@
  *     through descriptors: no ldmatrix, no fragments in registers, only the
  *     accumulators.  wgmma.wait_group tells when a slot's reads are done.
  *
- *   producer (WG 0, 1 thread)            consumers (WG 1, WG 2, 128 threads each)
- *   acquire: wait empty[s]               wait: wait full[s]
- *   arrive.expect_tx(full[s], 48 KiB)    4 x wgmma (k16 steps) on slot s, commit
- *   TMA A box, TMA B box -> full[s]      wait_group(1): slot s-1's wgmmas done
- *   next slot                            release: arrive empty[s-1] (thread 0
- *                                        of each WG)
- *                                        ... after the last k-tile: epilogue
+ *   producer (WG 0, 1 thread)          consumers (WG 1, WG 2)
+ *   acquire: wait empty[s]             wait: wait full[s] (all 128 threads)
+ *   arrive.expect_tx(full[s], 48 KiB)  4 x wgmma (k16 steps) on slot s, commit
+ *   TMA A box, TMA B box -> full[s]    wait_group(1): slot s-1's wgmmas done
+ *   next slot                          release: arrive empty[s-1] (thread 0
+ *                                      of each WG)
+ *                                      ... after the last k-tile: epilogue
  *
  * What changed from step 04 (cp.async + ldmatrix + mma.sync; 4 warps per
  * CTA, two CTAs per SM, every warp copies and computes):
@@ -61,8 +61,8 @@
  * and separate traced and untraced kernels built from one CTA function, so
  * the timed one has no trace code.
  *
- * Build and run (sm_90a only: wgmma exists on no other target):
- *   make step05
+ * Build and run:
+ *   make step05                 (sm_90a only: wgmma exists on no other target)
  *   ./build/step05_tma_wgmma --m 4096 --n 4096 --k 4096
  *   ./build/step05_tma_wgmma --m 4096 --n 4096 --k 4096 --stages 2
  *   ./build/step05_tma_wgmma --m 1000 --n 1000 --k 1000 --trace /tmp/t05.csv
@@ -101,6 +101,7 @@
  *
  * CONSUMER_WGS = 1 (an exercise) keeps one consumer warpgroup and halves the
  * tile to 64 x 256. */
+/* The numbers in the comments are the default's. */
 #ifndef CONSUMER_WGS
 #define CONSUMER_WGS 2
 #endif
@@ -114,13 +115,16 @@
 #define BN 256                                  /* one m64n256k16 accumulator wide */
 #define BK 64                                   /* 64 bf16 = one 128-byte swizzled row */
 #define THREADS (WG_THREADS * (1 + CONSUMER_WGS))   /* 384: producer WG + consumers */
+#define MIN_CTAS_PER_SM 1                       /* __launch_bounds__: one CTA of 384 threads per SM */
 #define KSTEPS (BK / 16)                        /* 4 wgmma k16 steps per k-tile */
 #define ACC_REGS (BN / 2)                       /* 128 fp32 accumulators per thread */
 #define A_STAGE_BYTES (BM * BK * 2)             /* 16 KiB: the A box, 128 rows x 128 B (bf16) */
 #define B_STAGE_BYTES (BN * BK * 2)             /* 32 KiB: the B box, 256 rows x 128 B */
 #define STAGE_BYTES (A_STAGE_BYTES + B_STAGE_BYTES)   /* 48 KiB, also the expect_tx count */
 #define SMEM_ALIGN 1024                         /* SWIZZLE_128B atom: 8 rows x 128 B */
+#ifndef GROUP_M
 #define GROUP_M 8                               /* grouped raster: 8 tile rows (as step 04) */
+#endif
 #define wgmma_tile_k16 wgmma_m64n256k16_bf16    /* one m64 block's k16 step */
 
 /* ---- shared memory (common/smem_layout.h: the one layout) -------------------
@@ -153,14 +157,6 @@ static_assert(SMEM_ALIGN == SMEM_LAYOUT_ALIGN, "the layout rounds the base to th
 static_assert(BK * 2 == WGMMA_SW128_ROW_BYTES, "a k-tile row must be one 128-byte swizzle row");
 static_assert(STAGE_BYTES < (1 << 20), "an mbarrier's tx-count holds at most 2^20 - 1 bytes");
 
-/* ---- grouped raster order (common/raster.h, as in step 04) ------------------
- * CTA i computes tile (tm, tn) = grouped_tile_coords(i, ..., GROUP_M).  Going
- * down GROUP_M tile rows before moving right means the ~132 CTAs resident at
- * a time (one per SM on an H100's 132) cover about 8 x 17 tiles: they share
- * 8 panels of A and ~17 panels of B in L2 instead of ~5 of A and all 32 of B.
- * At 8192^3 that is 8 x 128 + 17 x 256 rows of K per wave instead of
- * 5 x 128 + 32 x 256: ~40% fewer bytes to bring in from DRAM. */
-
 /* ---- the kernel's parameters: one struct, written once ----------------------
  * Everything a launch needs, built by the host once per input set (prepare,
  * below) and passed as ONE const __grid_constant__ parameter (gemm_cta's
@@ -176,18 +172,23 @@ typedef struct {
     int plant_bug;                     /* DEBUG builds: --plant-bug, else 0 */
 } kernel_params;
 
-/* ---- this CTA's work: one unit, one whole tile -------------------------------
+/* ---- grouped raster order (common/raster.h) ------------------------------------
+ * CTA i computes tile (tm, tn) = grouped_tile_coords(i, ..., GROUP_M).  Going
+ * down GROUP_M tile rows before moving right means the ~132 CTAs resident at
+ * a time (one per SM on an H100's 132) cover about 8 x 17 tiles: they share
+ * 8 panels of A and ~17 panels of B in L2 instead of ~5 of A and all 32 of B.
+ * At 8192^3 that is 8 x 128 + 17 x 256 rows of K per wave instead of
+ * 5 x 128 + 32 x 256: ~40% fewer bytes to bring in from DRAM.
  * A work unit is {tile, its coordinates, a range of k-tiles}
- * (work_unit.h): CTA i computes tile grouped_tile_coords(i, ..., GROUP_M), all
- * its k-tiles.  (Step 06 hands each CTA many units; the roles will not change.) */
+ * (work_unit.h): here one per CTA, its whole tile (step 06: many, same roles). */
 static __device__ __forceinline__ work_unit cta_unit(const kernel_params *P)
 {
-    const int tiles_m = (P->M + BM - 1) / BM, tiles_n = (P->N + BN - 1) / BN;
-    work_unit u;
-    grouped_tile_coords((int)blockIdx.x, tiles_m, tiles_n, GROUP_M, &u.tile_m, &u.tile_n);
-    u.tile = u.tile_m * tiles_n + u.tile_n;   /* the timeline's label */
-    u.k_begin = 0;
-    u.k_end = P->k_tiles;
+    const int M = P->M, N = P->N;
+    const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
+    int tm, tn;
+    grouped_tile_coords((int)blockIdx.x, tiles_m, tiles_n, GROUP_M, &tm, &tn);
+    const work_unit u = {.tile = tm * tiles_n + tn,   /* the timeline's label */
+                         .tile_m = tm, .tile_n = tn, .k_begin = 0, .k_end = P->k_tiles};
     return u;
 }
 
@@ -443,7 +444,8 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
 
 /* The kernel's one parameter, the struct above, is __grid_constant__: its
  * tensor maps are read where they lie, in parameter space. */
-__global__ void __launch_bounds__(THREADS, 1) tma_wgmma_kernel(const __grid_constant__ kernel_params P)
+__global__ void __launch_bounds__(THREADS, MIN_CTAS_PER_SM)
+tma_wgmma_kernel(const __grid_constant__ kernel_params P)
 {
     gemm_cta(&P, 0);
 }
@@ -455,7 +457,7 @@ __global__ void __launch_bounds__(THREADS, 1) tma_wgmma_kernel(const __grid_cons
  * across every call: in the DEBUG build, the bounded wait's call to
  * report_hang (which reaches printf) gets them serialized, with C7510
  * "wgmma pipeline crossing function boundary".  Check -Xptxas -v. */
-__global__ void __launch_bounds__(THREADS, 1)
+__global__ void __launch_bounds__(THREADS, MIN_CTAS_PER_SM)
 tma_wgmma_kernel_traced(const __grid_constant__ kernel_params P)
 {
     gemm_cta(&P, 1);
