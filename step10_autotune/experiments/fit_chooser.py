@@ -69,9 +69,10 @@ def model(th,f):
 # Fitted on every candidate, the crude stream-K term's errors on plans that
 # never win (up to 2x at 512^3) pulled the tile constants off, and the model
 # read 128x256c 6% cheaper than 128x128 per multiply-add at the large shapes,
-# where it measured 0-4% dearer (CONTENDERS=1e9 shows it).  With 1.25, 31/32
+# where it measured 0-4% dearer (CONTENDERS=1e9 shows it).  With 1.25 (on menu4), 31/32
 # and 11/12 are within 3%, but the pairs 128x256c/128x128 at the large shapes
 # still read 0.96-1.00 against 1.005-1.045 measured (NOTES.md, "The model").
+# On logs/shareb, 1.25 gives 30/32 and 12/12, as 1.10 does.
 import collections
 _best = collections.defaultdict(lambda: 1e9)
 for r in rows: _best[(r['set'], tuple(r['shape']))] = min(_best[(r['set'], tuple(r['shape']))], r['ms'])
