@@ -13,7 +13,8 @@
 # neighbours (every candidate against cuBLAS, interleaved), and forced runs of
 # both plans at odd shapes (checked; --exact where K <= 256, bit for bit).  The
 # model's constant for 128x128c is a placeholder: only --tune and --config are
-# used.  Exits 3 without a GPU after building.
+# used.  Exits 3 without a GPU after building; PREBUILT=1 skips nvcc
+# (../variant.sh, the build and checks the patched-kernel experiments share).
 set -u
 BUILD=${1:?usage: run.sh BUILD OUT}; OUT=${2:?usage: run.sh BUILD OUT}
 mkdir -p "$OUT" "$BUILD"
@@ -22,27 +23,13 @@ sed -e 's/^\(    MENU_CONFIG("128x256c", 1, 256, 2, CHOOSER_KT_US_128x256c),\)/ 
     step10_autotune/kernel.cu > "$SRC"
 grep -q 'MENU_CONFIG("128x128c", 1, 128, 2' "$SRC" ||
   { echo "coop128: kernel.cu changed; the patch no longer applies"; exit 1; }
-# PREBUILT=1: the binary in BUILD was built here from this tree (the device machine then skips nvcc)
-if [ "${PREBUILT:-0}" != 1 ]; then
-  OBJS="$BUILD/common/args.o $BUILD/common/csv.o $BUILD/common/tma.o $BUILD/common/tune_cache.o"
-  # shellcheck disable=SC2086  # OBJS is a list of words
-  make -s $OBJS BUILD="$BUILD" 2>/dev/null
-  nvcc -O3 -std=c++17 -Icommon -Istep10_autotune -DGIT_REV='"coop128"' -gencode=arch=compute_90a,code=sm_90a \
-       "$SRC" $OBJS -lcublas -lcudart -ldl \
-       -o "$BUILD/step10_coop128" || exit 1
-fi
-nvidia-smi > /dev/null 2>&1 || { echo "coop128: built $BUILD/step10_coop128; no GPU here"; exit 3; }
+. "$(dirname "$0")/../variant.sh"
+variant_build coop128 "$SRC" "$BUILD/step10_coop128"
+variant_need_gpu coop128 "$BUILD/step10_coop128"
 for sh in 512x4096x4096 512x4096x14336 512x14336x4096 1024x4096x4096 256x4096x4096 128x14336x4096 \
           999x2048x4096 2048x2048x2048 1024x1024x1024 1536x1536x1536 4096x4096x4168; do
   m=${sh%%x*}; r=${sh#*x}; n=${r%%x*}; k=${r#*x}
   "$BUILD/step10_coop128" --m $m --n $n --k $k --no-cache --no-check --tune > "$OUT/tune_$sh.log" 2>&1
   { echo "== $sh rc=$?"; grep -h "^tune:\|ratio" "$OUT/tune_$sh.log" | cut -c1-160; } >> "$OUT/tune_coop128.txt"
 done
-for sh in 77x200x136 130x66x8 513x4097x200 1100x4096x4168 1000x1000x1000; do
-  m=${sh%%x*}; r=${sh#*x}; n=${r%%x*}; k=${r#*x}
-  exact=""; [ "$k" -le 256 ] && exact=--exact
-  for mode in dp sk; do
-    timeout 60 "$BUILD/step10_coop128" --m $m --n $n --k $k --no-cache --config 128x128c --mode $mode $exact > "$OUT/check.log" 2>&1
-    echo "check $sh $mode rc=$? $(grep -h 'check' "$OUT/check.log" | head -1 | cut -c1-160)" >> "$OUT/tune_coop128.txt"
-  done
-done
+variant_checks "$BUILD/step10_coop128" "$OUT/tune_coop128.txt" 128x128c

@@ -22,25 +22,11 @@ sed -e 's/^#define CLUSTER_SIZE 2$/#define CLUSTER_SIZE 1/' \
     step10_autotune/kernel.cu > "$SRC"
 grep -q '^#define CLUSTER_SIZE 1$' "$SRC" && grep -q 'if (remote && CLUSTER_SIZE > 1) mbar_arrive_cluster' "$SRC" ||
   { echo "no_cluster: kernel.cu changed; the patch no longer applies"; exit 1; }
-if [ "${PREBUILT:-0}" != 1 ]; then
-  OBJS="$BUILD/common/args.o $BUILD/common/csv.o $BUILD/common/tma.o $BUILD/common/tune_cache.o"
-  # shellcheck disable=SC2086  # OBJS is a list of words
-  make -s $OBJS BUILD="$BUILD" 2>/dev/null
-  nvcc -O3 -std=c++17 -Icommon -Istep10_autotune -DGIT_REV='"no_cluster"' -gencode=arch=compute_90a,code=sm_90a \
-       "$SRC" $OBJS -lcublas -lcudart -ldl \
-       -o "$BUILD/step10_nocluster" || exit 1
-  make -s step10 BUILD="$BUILD" || exit 1
-fi
-nvidia-smi > /dev/null 2>&1 || { echo "no_cluster: built $BUILD/step10_nocluster; no GPU here"; exit 3; }
+. "$(dirname "$0")/../variant.sh"
+REFERENCE=1 variant_build no_cluster "$SRC" "$BUILD/step10_nocluster"
+variant_need_gpu no_cluster "$BUILD/step10_nocluster"
 L=$OUT/no_cluster.txt
-for sh in 77x200x136 130x66x8 513x4097x200 1000x1000x1000 1100x4096x4168; do
-  m=${sh%%x*}; r=${sh#*x}; n=${r%%x*}; k=${r#*x}
-  exact=""; [ "$k" -le 256 ] && exact=--exact
-  for c in 128x128 128x256c; do for mode in dp sk; do
-    timeout 60 "$BUILD/step10_nocluster" --m $m --n $n --k $k --no-cache --config $c --mode $mode $exact > "$OUT/check.log" 2>&1
-    echo "check $sh $c/$mode rc=$? $(grep -h 'check' "$OUT/check.log" | head -1 | sed 's/.*| check/check/')" >> "$L"
-  done; done
-done
+variant_checks "$BUILD/step10_nocluster" "$L" 128x128 128x256c
 for r in 1 2 3; do
   for sh in 512x4096x4096 512x4096x14336 512x14336x4096 1024x4096x4096 4096x4096x4096; do
     m=${sh%%x*}; rest=${sh#*x}; n=${rest%%x*}; k=${rest#*x}

@@ -18,25 +18,11 @@ mkdir -p "$OUT" "$BUILD"
 SRC=$BUILD/kernel_shareb_all.cu
 sed -e 's|^#define SHARE_B (TILE_WGS == 2) .*$|#define SHARE_B 1|' step10_autotune/kernel.cu > "$SRC"
 grep -q '^#define SHARE_B 1$' "$SRC" || { echo "shareb_all: kernel.cu changed; the patch no longer applies"; exit 1; }
-if [ "${PREBUILT:-0}" != 1 ]; then
-  OBJS="$BUILD/common/args.o $BUILD/common/csv.o $BUILD/common/tma.o $BUILD/common/tune_cache.o"
-  # shellcheck disable=SC2086  # OBJS is a list of words
-  make -s $OBJS BUILD="$BUILD" 2>/dev/null
-  nvcc -O3 -std=c++17 -Icommon -Istep10_autotune -DGIT_REV='"shareb_all"' -gencode=arch=compute_90a,code=sm_90a \
-       "$SRC" $OBJS -lcublas -lcudart -ldl \
-       -o "$BUILD/step10_shareb_all" || exit 1
-  make -s step10 BUILD="$BUILD" || exit 1
-fi
-nvidia-smi > /dev/null 2>&1 || { echo "shareb_all: built $BUILD/step10_shareb_all; no GPU here"; exit 3; }
+. "$(dirname "$0")/../variant.sh"
+REFERENCE=1 variant_build shareb_all "$SRC" "$BUILD/step10_shareb_all"
+variant_need_gpu shareb_all "$BUILD/step10_shareb_all"
 L=$OUT/shareb_all.txt
-for sh in 77x200x136 130x66x8 513x4097x200 1000x1000x1000 1100x4096x4168; do
-  m=${sh%%x*}; r=${sh#*x}; n=${r%%x*}; k=${r#*x}
-  exact=""; [ "$k" -le 256 ] && exact=--exact
-  for c in 64x128 128x128 128x192; do for mode in dp sk; do
-    timeout 60 "$BUILD/step10_shareb_all" --m $m --n $n --k $k --no-cache --config $c --mode $mode $exact > "$OUT/check.log" 2>&1
-    echo "check $sh $c/$mode rc=$? $(grep -h 'check' "$OUT/check.log" | head -1 | sed 's/.*| check/check/')" >> "$L"
-  done; done
-done
+variant_checks "$BUILD/step10_shareb_all" "$L" 64x128 128x128 128x192
 for r in 1 2 3; do
   for sc in 512x4096x4096:128x128 512x4096x14336:128x128 1024x4096x4096:128x128 2048x2048x2048:128x128 \
             4096x4096x4096:128x128 1024x1024x1024:64x128 8192x4096x4096:128x192; do
@@ -47,4 +33,3 @@ for r in 1 2 3; do
     done
   done
 done
-rm -f "$OUT/check.log"

@@ -8,9 +8,10 @@
 # MENU_CONFIG("64x64", 1, 64, ...), and its wgmma wrapper from this folder
 # (wgmma_m64n64.cuh, included after common/wgmma.cuh),
 # then runs --tune at small and mid shapes (every candidate against cuBLAS)
-# and a forced 64x64 run of both plans at odd shapes (--exact, so the check is
-# bit for bit).  The model's constant for 64x64 is a placeholder: only
-# --tune and --config are used.  Exits 3 without a GPU after building.
+# and a forced 64x64 run of both plans at odd shapes (checked; --exact, bit
+# for bit, where K <= 256).  The model's constant for 64x64 is a placeholder:
+# only --tune and --config are used.  Exits 3 without a GPU after building;
+# PREBUILT=1 skips nvcc (../variant.sh, the build and checks these share).
 # Its one run is logs/tune_64x64.txt (NOTES.md, "Small shapes"): 64x64/dp
 # won 512^3 only.
 set -u
@@ -25,26 +26,13 @@ sed -e 's/static_assert(N_ACC == 64 || N_ACC == 96 || N_ACC == 128, "BN must be 
 grep -q 'MENU_CONFIG("64x64"' "$SRC" && grep -q 'N_ACC == 32) wgmma_m64n64k16' "$SRC" &&
   grep -q '^#include "wgmma_m64n64.cuh"' "$SRC" ||
   { echo "smaller_tile: kernel.cu changed; the patch no longer applies"; exit 1; }
-# PREBUILT=1: the binary in BUILD was built here from this tree (the device machine then skips nvcc)
-if [ "${PREBUILT:-0}" != 1 ]; then
-  OBJS="$BUILD/common/args.o $BUILD/common/csv.o $BUILD/common/tma.o $BUILD/common/tune_cache.o"
-  # shellcheck disable=SC2086  # OBJS is a list of words
-  make -s $OBJS BUILD="$BUILD" 2>/dev/null
-  nvcc -O3 -std=c++17 -Icommon -Istep10_autotune -I"$(dirname "$0")" -DGIT_REV='"smaller_tile"' -gencode=arch=compute_90a,code=sm_90a \
-       "$SRC" $OBJS -lcublas -lcudart -ldl \
-       -o "$BUILD/step10_64x64" || exit 1
-fi
-nvidia-smi > /dev/null 2>&1 || { echo "smaller_tile: built $BUILD/step10_64x64; no GPU here"; exit 3; }
+. "$(dirname "$0")/../variant.sh"
+variant_build smaller_tile "$SRC" "$BUILD/step10_64x64" -I"$(dirname "$0")"
+variant_need_gpu smaller_tile "$BUILD/step10_64x64"
 for sh in 512x512x512 768x768x768 1024x1024x1024 1024x1024x2048 1024x1024x4096 512x4096x4096 256x4096x4096 \
           192x8192x4096 2048x2048x2048 1536x1536x1536 1024x1024x14336 768x768x12288; do
   m=${sh%%x*}; r=${sh#*x}; n=${r%%x*}; k=${r#*x}
   "$BUILD/step10_64x64" --m $m --n $n --k $k --no-cache --tune > "$OUT/tune_$sh.log" 2>&1
   { echo "== $sh rc=$?"; grep -h "^tune:\|ratio" "$OUT/tune_$sh.log" | cut -c1-160; } >> "$OUT/tune_64x64.txt"
 done
-for sh in 77x200x136 130x66x8 513x4097x200; do
-  m=${sh%%x*}; r=${sh#*x}; n=${r%%x*}; k=${r#*x}
-  for mode in dp sk; do
-    "$BUILD/step10_64x64" --m $m --n $n --k $k --no-cache --config 64x64 --mode $mode --exact > "$OUT/check.log" 2>&1
-    echo "check $sh $mode rc=$? $(grep -h 'check' "$OUT/check.log" | head -1 | cut -c1-160)" >> "$OUT/tune_64x64.txt"
-  done
-done
+variant_checks "$BUILD/step10_64x64" "$OUT/tune_64x64.txt" 64x64
