@@ -105,11 +105,6 @@ for seed in range(1,int(os.environ.get('RESTARTS','4'))+1):
     if l0<best: best,best_th=l0,th
 th=best_th
 print('theta',[round(x,4) for x in th],'loss',best)
-def picks(data,th):
-    from collections import defaultdict
-    by=defaultdict(list)
-    for f,t in data: by[(f['K'],f['ct'] if False else 0, id(0))]
-    return
 def evaluate(setname,th):
     from collections import defaultdict
     by=defaultdict(list)
