@@ -1,0 +1,37 @@
+#!/bin/sh
+# m512_order/run.sh: at M = 512, do the raster group or the ring depth explain why step 10's
+# 128x128/dp reads 0.95 where step 07 (the same tile, pingpong, no cluster) reads 0.98?
+# Under ncu step 10's L2 read hit rate was 56% against step 07's 71% in one launch
+# (../small_ncu), so the order in which tiles are walked is a suspect, and step 10 runs
+# 6 stages where step 07 runs the most that fit.
+#
+#   sh step10_autotune/experiments/m512_order/run.sh BUILD OUT
+#
+# BUILD holds step10_autotune and step07_pingpong built from this tree (make step10
+# step07 BUILD=...).  Two rounds; in each, at 512x4096x4096 and 512x4096x14336: step 07
+# as it runs, then step 10 forced to 128x128/dp at --group 1, 2, 4, 8 (the default),
+# 16 and at --stages 4 and 5.  Every run is interleaved with cuBLAS (its own ratio).
+# Exits 3 without a GPU.
+set -u
+BUILD=${1:?usage: run.sh BUILD OUT}; OUT=${2:?usage: run.sh BUILD OUT}
+nvidia-smi > /dev/null 2>&1 || { echo "m512_order: no GPU here"; exit 3; }
+mkdir -p "$OUT"
+L=$OUT/m512_order.txt
+one() {   # one LABEL BINARY FLAGS...
+  lab=$1; shift
+  echo "$lab: $("$@" --no-check 2>&1 | grep ratio | sed 's/.*stages=/stages=/' | cut -c1-110)" >> "$L"
+}
+for r in 1 2; do
+  for sh in 512x4096x4096 512x4096x14336; do
+    m=${sh%%x*}; rest=${sh#*x}; n=${rest%%x*}; k=${rest#*x}
+    one "r$r $sh step07" "$BUILD/step07_pingpong" --m "$m" --n "$n" --k "$k"
+    for g in 1 2 4 8 16; do
+      one "r$r $sh step10 group $g" "$BUILD/step10_autotune" --m "$m" --n "$n" --k "$k" --no-cache \
+          --config 128x128 --mode dp --group $g
+    done
+    for s in 4 5; do
+      one "r$r $sh step10 stages $s" "$BUILD/step10_autotune" --m "$m" --n "$n" --k "$k" --no-cache \
+          --config 128x128 --mode dp --stages $s
+    done
+  done
+done
