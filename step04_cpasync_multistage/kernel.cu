@@ -64,11 +64,10 @@
 #include "raster.h"
 #include "str.h"
 
-/* ---- tile shape: the tunables ------------------------------------------------
+/* ---- tile shape ------------------------------------------------------------
  * Every knob is a macro that a build may override (nvcc -DBK=32 ...), so that
  * other shapes can be built and timed against the default; the code and the
- * static_asserts below hold for all of them.
- *
+ * static_asserts below hold for all of them:
  *   BM, BN, BK        the CTA tile: BM x BN of D per CTA, BK of K per k-tile
  *                     (= per stage).  BK is 32 (64-byte rows) or a multiple
  *                     of 64 (rows of 128 bytes or more); see the swizzle.
