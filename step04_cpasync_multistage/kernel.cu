@@ -155,17 +155,17 @@
 #define COPY_STEPS (KSTEPS - 1)                 /* 3 */
 #endif
 
-/* Shared memory of an H100/H200 SM, the compile-time defaults that size the
- * --stages range and the default: 228 KiB per SM, of which one CTA may opt in
- * to 227 KiB, and the system keeps 1 KiB per resident CTA (the device
- * attributes cudaDevAttrMaxSharedMemoryPerMultiprocessor,
- * cudaDevAttrMaxSharedMemoryPerBlockOptin and
- * cudaDevAttrReservedSharedMemoryPerBlock on both cards; CUDA C++ Programming
- * Guide, compute capability 9.0).  The launcher checks the requested ring
- * against the opt-in limit of the device it runs on (gemm_operands.smem_optin). */
-#define H100_SMEM_PER_SM (228 * 1024)
-#define H100_SMEM_OPTIN (227 * 1024)            /* compile-time default; checked at run time */
-#define H100_SMEM_RESERVED 1024
+/* Shared memory of an H100/H200 SM, compile-time defaults (the default
+ * --stages also counts the 1 KiB the system keeps per resident CTA).  The
+ * --stages range is sized for the shared memory one CTA may opt in to on an
+ * H100 or H200, 227 KiB (the device attribute
+ * cudaDevAttrMaxSharedMemoryPerBlockOptin on both; CUDA C++ Programming
+ * Guide, compute capability 9.0: 228 KiB per SM, 227 KiB per block).  The
+ * launcher checks the requested ring against the attribute of the device it
+ * runs on (gemm_operands.smem_optin) and refuses what does not fit. */
+#define H100_SMEM_PER_SM (228 * 1024)           /* cudaDevAttrMaxSharedMemoryPerMultiprocessor */
+#define H100_SMEM_OPTIN (227 * 1024)
+#define H100_SMEM_RESERVED 1024                 /* cudaDevAttrReservedSharedMemoryPerBlock */
 #define MIN_(a, b) ((a) < (b) ? (a) : (b))
 /* --stages: 2 .. MAX_STAGES, one kernel per value (below).  At least 2: the
  * copy of k-tile kt+S-1 goes to the stage k-tile kt-1 used, which must not be
