@@ -134,7 +134,7 @@
 #define MIN_CTAS_PER_SM 2
 #endif
 #ifndef GROUP_M
-#define GROUP_M 8
+#define GROUP_M 8                               /* grouped raster: 8 tile rows */
 #endif
 /* The numbers in the comments are the default's. */
 #define THREADS (32 * WARPS_M * WARPS_N)        /* 128 */
