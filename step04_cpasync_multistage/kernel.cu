@@ -87,8 +87,7 @@
  * --stages is not a build knob: it takes 2..6 at run time (fewer if a stage
  * is so large that 6 do not fit in 227 KiB), see MAX_STAGES.
  *
- * The default: 128 x 128 x 64, 4 warps as 2 x 2 of 64 x 64, two CTAs per SM,
- * --stages 3.
+ * The default: 128 x 128 x 64, 2 x 2 warps of 64 x 64, two CTAs per SM, --stages 3.
  *   - a 64 x 64 warp tile reads 4 KiB of fragments per 32 mma (32 FLOP per
  *     shared-memory byte); a 64 x 32 tile would read 3 KiB per 16 mma and
  *     run into shared-memory bandwidth before the tensor cores are busy;
@@ -106,8 +105,7 @@
  *     85), so L2 -> SM traffic is a third higher than with the wide tile;
  *     measured (the sweep below), the second CTA per SM gains more than
  *     that costs, also at 8192^3;
- *   - smaller tiles make more CTAs: 64 instead of 32 at 1000^3, for an
- *     H100's 132 SMs.
+ *   - smaller tiles make more CTAs: 64 instead of 32 at 1000^3, for an H100's 132 SMs.
  * Measured on an H200 during the design sweep (NOTES.md, "The variant
  * sweep": an earlier version of this file built with -D flags; ratio to
  * cuBLAS timed interleaved in the same run, 4096^3 / 8192^3 / 1000^3):
@@ -535,15 +533,14 @@ static __device__ __forceinline__ void gemm_cta(const __nv_bfloat16 *__restrict_
 
 /* ---- one kernel per ring depth ------------------------------------------------
  * cp.async.wait_group takes its count as an immediate.  With S known only at
- * run time, cp_async_wait_group(S - 2) becomes a switch: an indirect jump
- * (BRX) through a table in front of the barrier of every k-tile, and ring
- * indices that wrap at a register value.  So every ring depth gets its own
- * kernel, in which S is a literal: wait_group(S-2) is one DEPBAR instruction
- * and the stage indices wrap at a constant.  Measured on this tile, that
- * made the kernel 7% faster at 4096^3 and 15% at 8192^3 (NOTES.md).  The
- * launcher picks the kernel with a switch on --stages; the untimed traced
- * launch uses a single kernel with a run-time S, since its speed does not
- * matter. */
+ * run time, cp_async_wait_group(S - 2) becomes a switch: an indirect jump (BRX)
+ * through a table in front of the barrier of every k-tile, and ring indices
+ * that wrap at a register value.  So every ring depth gets its own kernel, in
+ * which S is a literal: wait_group(S-2) is one DEPBAR instruction and the stage
+ * indices wrap at a constant.  Measured on this tile, that made the kernel 7%
+ * faster at 4096^3 and 15% at 8192^3 (NOTES.md).  The launcher picks the kernel
+ * with a switch on --stages; the untimed traced launch uses a single kernel
+ * with a run-time S, since its speed does not matter. */
 #define TIMED_KERNEL(S)                                                                  \
     __global__ void __launch_bounds__(THREADS, MIN_CTAS_PER_SM)                          \
     cpasync_multistage_s##S(const __nv_bfloat16 *__restrict__ A,                         \
