@@ -623,11 +623,15 @@ static void step_launch(const gemm_operands *op, cudaStream_t stream)
 
 int main(int argc, char **argv)
 {
-    static const gemm_step step = {
-        "04", "cpasync_multistage",
-        "cp.async ring of S shared-memory stages feeding ldmatrix + mma.sync (" TILE_LABEL " tiles)",
-        TILE_LABEL, MIN_STAGES, MAX_STAGES, DEFAULT_STAGES,
-        {9, 0, 0, "cp.async/ldmatrix/mma.sync need sm_80+; this course builds for sm_90"},
-        NULL, NULL, step_launch, THREADS / 32, "warp"};
+    const gemm_step step = {
+        .step = "04", .name = "cpasync_multistage",
+        .summary = "cp.async ring of S shared-memory stages feeding ldmatrix + mma.sync (" TILE_LABEL " tiles)",
+        .variant = TILE_LABEL,
+        .min_stages = MIN_STAGES,
+        .max_stages = MAX_STAGES,
+        .default_stages = DEFAULT_STAGES,
+        .need = {9, 0, 0, "cp.async/ldmatrix/mma.sync need sm_80+; this course builds for sm_90"},
+        .launch = step_launch, .trace_units = THREADS / 32, .trace_unit_kind = "warp",
+    };
     return gemm_main(argc, argv, &step);
 }
