@@ -64,11 +64,10 @@
 #include "raster.h"
 #include "str.h"
 
-/* ---- tile shape: the tunables ------------------------------------------------
+/* ---- tile shape ------------------------------------------------------------
  * Every knob is a macro that a build may override (nvcc -DBK=32 ...), so that
  * other shapes can be built and timed against the default; the code and the
- * static_asserts below hold for all of them.
- *
+ * static_asserts below hold for all of them:
  *   BM, BN, BK        the CTA tile: BM x BN of D per CTA, BK of K per k-tile
  *                     (= per stage).  BK is 32 (64-byte rows) or a multiple
  *                     of 64 (rows of 128 bytes or more); see the swizzle.
@@ -88,8 +87,7 @@
  * --stages is not a build knob: it takes 2..6 at run time (fewer if a stage
  * is so large that 6 do not fit in 227 KiB), see MAX_STAGES.
  *
- * The default: 128 x 128 x 64, 4 warps as 2 x 2 of 64 x 64, two CTAs per SM,
- * --stages 3.
+ * The default: 128 x 128 x 64, 2 x 2 warps of 64 x 64, two CTAs per SM, --stages 3.
  *   - a 64 x 64 warp tile reads 4 KiB of fragments per 32 mma (32 FLOP per
  *     shared-memory byte); a 64 x 32 tile would read 3 KiB per 16 mma and
  *     run into shared-memory bandwidth before the tensor cores are busy;
@@ -107,8 +105,7 @@
  *     85), so L2 -> SM traffic is a third higher than with the wide tile;
  *     measured (the sweep below), the second CTA per SM gains more than
  *     that costs, also at 8192^3;
- *   - smaller tiles make more CTAs: 64 instead of 32 at 1000^3, for an
- *     H100's 132 SMs.
+ *   - smaller tiles make more CTAs: 64 instead of 32 at 1000^3, for an H100's 132 SMs.
  * Measured on an H200 during the design sweep (NOTES.md, "The variant
  * sweep": an earlier version of this file built with -D flags; ratio to
  * cuBLAS timed interleaved in the same run, 4096^3 / 8192^3 / 1000^3):
@@ -135,7 +132,7 @@
 #define MIN_CTAS_PER_SM 2
 #endif
 #ifndef GROUP_M
-#define GROUP_M 8
+#define GROUP_M 8                               /* grouped raster: 8 tile rows */
 #endif
 /* The numbers in the comments are the default's. */
 #define THREADS (32 * WARPS_M * WARPS_N)        /* 128 */
@@ -156,17 +153,17 @@
 #define COPY_STEPS (KSTEPS - 1)                 /* 3 */
 #endif
 
-/* Shared memory of an H100/H200 SM, the compile-time defaults that size the
- * --stages range and the default: 228 KiB per SM, of which one CTA may opt in
- * to 227 KiB, and the system keeps 1 KiB per resident CTA (the device
- * attributes cudaDevAttrMaxSharedMemoryPerMultiprocessor,
- * cudaDevAttrMaxSharedMemoryPerBlockOptin and
- * cudaDevAttrReservedSharedMemoryPerBlock on both cards; CUDA C++ Programming
- * Guide, compute capability 9.0).  The launcher checks the requested ring
- * against the opt-in limit of the device it runs on (gemm_operands.smem_optin). */
-#define H100_SMEM_PER_SM (228 * 1024)
-#define H100_SMEM_OPTIN (227 * 1024)            /* compile-time default; checked at run time */
-#define H100_SMEM_RESERVED 1024
+/* Shared memory of an H100/H200 SM, compile-time defaults (the default
+ * --stages also counts the 1 KiB the system keeps per resident CTA).  The
+ * --stages range is sized for the shared memory one CTA may opt in to on an
+ * H100 or H200, 227 KiB (the device attribute
+ * cudaDevAttrMaxSharedMemoryPerBlockOptin on both; CUDA C++ Programming
+ * Guide, compute capability 9.0: 228 KiB per SM, 227 KiB per block).  The
+ * launcher checks the requested ring against the attribute of the device it
+ * runs on (gemm_operands.smem_optin) and refuses what does not fit. */
+#define H100_SMEM_PER_SM (228 * 1024)           /* cudaDevAttrMaxSharedMemoryPerMultiprocessor */
+#define H100_SMEM_OPTIN (227 * 1024)
+#define H100_SMEM_RESERVED 1024                 /* cudaDevAttrReservedSharedMemoryPerBlock */
 #define MIN_(a, b) ((a) < (b) ? (a) : (b))
 /* --stages: 2 .. MAX_STAGES, one kernel per value (below).  At least 2: the
  * copy of k-tile kt+S-1 goes to the stage k-tile kt-1 used, which must not be
@@ -536,15 +533,14 @@ static __device__ __forceinline__ void gemm_cta(const __nv_bfloat16 *__restrict_
 
 /* ---- one kernel per ring depth ------------------------------------------------
  * cp.async.wait_group takes its count as an immediate.  With S known only at
- * run time, cp_async_wait_group(S - 2) becomes a switch: an indirect jump
- * (BRX) through a table in front of the barrier of every k-tile, and ring
- * indices that wrap at a register value.  So every ring depth gets its own
- * kernel, in which S is a literal: wait_group(S-2) is one DEPBAR instruction
- * and the stage indices wrap at a constant.  Measured on this tile, that
- * made the kernel 7% faster at 4096^3 and 15% at 8192^3 (NOTES.md).  The
- * launcher picks the kernel with a switch on --stages; the untimed traced
- * launch uses a single kernel with a run-time S, since its speed does not
- * matter. */
+ * run time, cp_async_wait_group(S - 2) becomes a switch: an indirect jump (BRX)
+ * through a table in front of the barrier of every k-tile, and ring indices
+ * that wrap at a register value.  So every ring depth gets its own kernel, in
+ * which S is a literal: wait_group(S-2) is one DEPBAR instruction and the stage
+ * indices wrap at a constant.  Measured on this tile, that made the kernel 7%
+ * faster at 4096^3 and 15% at 8192^3 (NOTES.md).  The launcher picks the kernel
+ * with a switch on --stages; the untimed traced launch uses a single kernel
+ * with a run-time S, since its speed does not matter. */
 #define TIMED_KERNEL(S)                                                                  \
     __global__ void __launch_bounds__(THREADS, MIN_CTAS_PER_SM)                          \
     cpasync_multistage_s##S(const __nv_bfloat16 *__restrict__ A,                         \
@@ -627,11 +623,15 @@ static void step_launch(const gemm_operands *op, cudaStream_t stream)
 
 int main(int argc, char **argv)
 {
-    static const gemm_step step = {
-        "04", "cpasync_multistage",
-        "cp.async ring of S shared-memory stages feeding ldmatrix + mma.sync (" TILE_LABEL " tiles)",
-        TILE_LABEL, MIN_STAGES, MAX_STAGES, DEFAULT_STAGES,
-        {9, 0, 0, "cp.async/ldmatrix/mma.sync need sm_80+; this course builds for sm_90"},
-        NULL, NULL, step_launch, THREADS / 32, "warp"};
+    const gemm_step step = {
+        .step = "04", .name = "cpasync_multistage",
+        .summary = "cp.async ring of S shared-memory stages feeding ldmatrix + mma.sync (" TILE_LABEL " tiles)",
+        .variant = TILE_LABEL,
+        .min_stages = MIN_STAGES,
+        .max_stages = MAX_STAGES,
+        .default_stages = DEFAULT_STAGES,
+        .need = {9, 0, 0, "cp.async/ldmatrix/mma.sync need sm_80+; this course builds for sm_90"},
+        .launch = step_launch, .trace_units = THREADS / 32, .trace_unit_kind = "warp",
+    };
     return gemm_main(argc, argv, &step);
 }

@@ -101,13 +101,16 @@
  *
  * CONSUMER_WGS = 1 (an exercise) keeps one consumer warpgroup and halves the
  * tile to 64 x 256. */
-/* The numbers in the comments are the default's. */
 #ifndef CONSUMER_WGS
 #define CONSUMER_WGS 2
 #endif
 #if CONSUMER_WGS != 1 && CONSUMER_WGS != 2
 #error "CONSUMER_WGS must be 1 or 2 (a third warpgroup would leave 128 registers per thread)"
 #endif
+#ifndef GROUP_M
+#define GROUP_M 8                               /* grouped raster: 8 tile rows */
+#endif
+/* The numbers in the comments are the default's. */
 #define WG_M_BLOCKS 1                           /* m64 blocks per consumer warpgroup */
 #define WG_THREADS 128                          /* 4 warps: one warpgroup */
 #define WG_ROWS (64 * WG_M_BLOCKS)              /* rows of D per consumer WG */
@@ -122,9 +125,6 @@
 #define B_STAGE_BYTES (BN * BK * 2)             /* 32 KiB: the B box, 256 rows x 128 B */
 #define STAGE_BYTES (A_STAGE_BYTES + B_STAGE_BYTES)   /* 48 KiB, also the expect_tx count */
 #define SMEM_ALIGN 1024                         /* SWIZZLE_128B atom: 8 rows x 128 B */
-#ifndef GROUP_M
-#define GROUP_M 8                               /* grouped raster: 8 tile rows (as step 04) */
-#endif
 #define wgmma_tile_k16 wgmma_m64n256k16_bf16    /* one m64 block's k16 step */
 
 /* ---- shared memory (common/smem_layout.h: the one layout) -------------------
