@@ -1,0 +1,44 @@
+#!/bin/sh
+# m512_chain/run.sh: at M = 512 step 07 reads 0.98 of cuBLAS and step 10's same pingpong
+# tile 0.95, and without its cluster still 0.955 (../peer05_shape).  Which step's addition
+# costs the rest: step 08's (the cluster and its walk), step 09's (stream-K's plumbing) or
+# step 10's (the menu)?
+#
+#   sh step10_autotune/experiments/m512_chain/run.sh BUILD OUT
+#
+# Builds steps 07-10 from the tree, and steps 08, 09 and 10 again with CLUSTER_SIZE 1
+# (../no_cluster's patch: clusters of one, no remote release) as BUILD/stepNN_nocluster.
+# Then 3 rounds at 512x4096x4096 and 512x4096x14336, every binary once per round (steps
+# 09 and 10 forced to the data-parallel plan, step 10 to 128x128), each against cuBLAS.
+# PREBUILT=1 skips nvcc.  Exits 3 without a GPU.
+set -u
+BUILD=${1:?usage: run.sh BUILD OUT}; OUT=${2:?usage: run.sh BUILD OUT}
+mkdir -p "$OUT" "$BUILD"
+if [ "${PREBUILT:-0}" != 1 ]; then
+  make -s step07 step08 step09 step10 BUILD="$BUILD" || exit 1
+  objs="$BUILD/common/args.o $BUILD/common/csv.o $BUILD/common/tma.o $BUILD/common/tune_cache.o"
+  for d in step08_cluster_multicast step09_stream_k step10_autotune; do
+    src=$BUILD/${d}_nocluster.cu
+    sed -e 's/^#define CLUSTER_SIZE 2$/#define CLUSTER_SIZE 1/' \
+        -e 's/^    if (remote) mbar_arrive_cluster(&empty\[slot\], peer);$/    if (remote \&\& CLUSTER_SIZE > 1) mbar_arrive_cluster(\&empty[slot], peer);/' \
+        "$d/kernel.cu" > "$src"
+    grep -q '^#define CLUSTER_SIZE 1$' "$src" && grep -q 'if (remote && CLUSTER_SIZE > 1) mbar_arrive_cluster' "$src" ||
+      { echo "m512_chain: $d/kernel.cu changed; the patch no longer applies"; exit 1; }
+    # shellcheck disable=SC2086  # objs is a list of words
+    nvcc -O3 -std=c++17 -Icommon -I"$d" -DGIT_REV="\"${d%%_*}_nocluster\"" -gencode=arch=compute_90a,code=sm_90a \
+         "$src" $objs -lcublas -lcudart -ldl -o "$BUILD/${d%%_*}_nocluster" || exit 1
+  done
+fi
+nvidia-smi > /dev/null 2>&1 || { echo "m512_chain: built in $BUILD; no GPU here"; exit 3; }
+L=$OUT/m512_chain.txt
+for r in 1 2 3; do
+  for sh in 512x4096x4096 512x4096x14336; do
+    m=${sh%%x*}; rest=${sh#*x}; n=${rest%%x*}; k=${rest#*x}
+    for run in step07_pingpong step08_cluster_multicast step08_nocluster "step09_stream_k --mode dp" \
+               "step09_nocluster --mode dp" "step10_autotune --no-cache --config 128x128 --mode dp" \
+               "step10_nocluster --no-cache --config 128x128 --mode dp"; do
+      # shellcheck disable=SC2086  # run is a binary and its flags
+      echo "r$r $sh $run: $("$BUILD"/$run --m $m --n $n --k $k --no-check 2>&1 | grep ratio | sed 's/.*stages=/stages=/' | cut -c1-110)" >> "$L"
+    done
+  done
+done
