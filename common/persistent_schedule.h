@@ -2,7 +2,7 @@
  * works on next, and the work unit a schedule hands a GEMM kernel.
  *
  * Used by steps 06-07 directly (their kernels walk it; gemm_launch.cuh plans
- * the raster on the host) and by steps 08-09 through cluster_schedule.h,
+ * the raster on the host) and by steps 08-10 through cluster_schedule.h,
  * which deals out cluster tiles with the same raster and walk.  Plain C
  * shared with the CPU tests (HD; tests/test_persistent_schedule.c).
  *
@@ -59,11 +59,40 @@
 #define SCHED_FN static inline HD
 #endif
 
+/* Dividing by a divisor fixed for the whole launch: a multiply-high, a subtract, an add
+ * and two shifts (Granlund and Montgomery's method for unsigned 32-bit n; the host finds
+ * the multiplier once).  A plain integer division is a float reciprocal and its
+ * correction, ~20 dependent instructions, and tile_sched_coords divides twice: the
+ * consumers of steps 06-10 ask for a tile's coordinates between two mainloops, and there
+ * those two divisions stood in front of the tile's first wgmma (step 06: 0.4-0.7% at the
+ * large shapes; its NOTES.md, "The old kernel under this harness"). */
+typedef struct {
+    unsigned int mul;       /* floor(2^32 (2^l - d) / d) + 1, l = ceil(log2 d) */
+    int shift1, shift2;     /* min(l, 1) and max(l - 1, 0) */
+} tile_divisor;
+
+SCHED_FN tile_divisor tile_divisor_make(int d)   /* d >= 1 */
+{
+    int l = 0;
+    while ((1ll << l) < (long long)d) ++l;
+    const tile_divisor t = {(unsigned int)((((1ull << l) - (unsigned long long)d) << 32) / (unsigned long long)d + 1),
+                            l < 1 ? l : 1, l > 1 ? l - 1 : 0};
+    return t;
+}
+
+SCHED_FN int tile_divide(int n, tile_divisor t)   /* n / d for 0 <= n < 2^31 */
+{
+    const unsigned int hi = (unsigned int)(((unsigned long long)(unsigned int)n * t.mul) >> 32);
+    return (int)((hi + (((unsigned int)n - hi) >> t.shift1)) >> t.shift2);
+}
+
 typedef struct {
     int tiles_m, tiles_n;   /* output tiles along M and N (edges rounded up) */
     int num_tiles;          /* tiles_m * tiles_n */
     int group;              /* tiles per group across the slow direction, >= 1 */
     int along_n;            /* 1: n is the fast index inside a group; 0: m is */
+    int last_first;         /* the first tile (fast index) of the last group */
+    tile_divisor per_group, width, last_width;   /* group x slow tiles; group; the last group's width */
 } tile_sched;
 
 typedef struct {
@@ -81,6 +110,11 @@ SCHED_FN tile_sched tile_sched_make(int m, int n, int tile_m, int tile_n, int gr
     s.num_tiles = s.tiles_m * s.tiles_n;
     s.group = group < 1 ? 1 : group;
     s.along_n = along_n ? 1 : 0;
+    const int group_tiles = s.along_n ? s.tiles_n : s.tiles_m, slow_tiles = s.along_n ? s.tiles_m : s.tiles_n;
+    s.last_first = (group_tiles - 1) / s.group * s.group;
+    s.per_group = tile_divisor_make(s.group * slow_tiles);
+    s.width = tile_divisor_make(s.group);
+    s.last_width = tile_divisor_make(group_tiles - s.last_first);
     return s;
 }
 
@@ -91,12 +125,13 @@ SCHED_FN void tile_sched_coords(const tile_sched *s, int idx, int *tm, int *tn)
     const int slow_tiles = s->along_n ? s->tiles_m : s->tiles_n;    /* across groups' width */
     const int group_tiles = s->along_n ? s->tiles_n : s->tiles_m;   /* split into groups */
     const int per_group = s->group * slow_tiles;
-    const int g = idx / per_group;
+    const int g = tile_divide(idx, s->per_group);
     const int first = g * s->group;
-    const int width = group_tiles - first < s->group ? group_tiles - first : s->group;
+    const int last = first == s->last_first;   /* the last group may be narrower */
+    const int width = last ? group_tiles - first : s->group;
     const int local = idx - g * per_group;
-    const int fast = first + local % width;   /* inside the group */
-    const int slow = local / width;           /* then across */
+    const int slow = tile_divide(local, last ? s->last_width : s->width);   /* across the group */
+    const int fast = first + local - slow * width;                          /* inside it */
     if (s->along_n) { *tn = fast; *tm = slow; }
     else            { *tm = fast; *tn = slow; }
 }

@@ -11,7 +11,7 @@
 
 static const int dims[] = {1, 7, 127, 128, 129, 1000, 4096, 4100, 8192};
 static const struct { int m, n; } tiles[] = {{128, 256}, {128, 128}, {128, 192}};
-static const int groups[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 16};
+static const int groups[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 64};
 
 #define MAX_TILES (64 * 64)   /* 8192 / 128 squared: the largest grid above */
 
@@ -39,6 +39,35 @@ static int enumerate_order(int tiles_m, int tiles_n, int group, int along_n, int
             }
     return k;
 }
+
+/* ---- tile_divide: a multiply and shifts for n / d ----------------------------- */
+
+START_TEST(test_tile_divide)
+{
+    /* every divisor a schedule can meet here (group x tiles stays far below 2^20), small
+     * quotients all the way through, and dividends up to the largest the contract allows */
+    uint32_t x = 12345u;
+    for (int d = 1; d <= 1 << 13; ++d) {
+        const tile_divisor t = tile_divisor_make(d);
+        for (int n = 0; n < 3 * d + 40; ++n)
+            EXPECT(tile_divide(n, t) == n / d, "%d / %d: %d, expected %d", n, d, tile_divide(n, t), n / d);
+        for (int k = 0; k < 64; ++k) {
+            x = x * 1664525u + 1013904223u;   /* LCG: any 31-bit dividend */
+            const int n = k == 0 ? 2147483647 : (int)(x >> 1);
+            EXPECT(tile_divide(n, t) == n / d, "%d / %d: %d, expected %d", n, d, tile_divide(n, t), n / d);
+        }
+    }
+    const int big[] = {65535, 65536, 1 << 20, (1 << 20) + 1, 1000003, 1 << 30, (1 << 30) + 7, 2147483647};
+    for (int i = 0; i < NELEMS(big); ++i) {
+        const tile_divisor t = tile_divisor_make(big[i]);
+        const int ns[] = {0, 1, big[i] - 1, big[i], big[i] + 1, 2147483647, 2147483646, 123456789};
+        for (int j = 0; j < NELEMS(ns); ++j)
+            if (ns[j] >= 0)
+                EXPECT(tile_divide(ns[j], t) == ns[j] / big[i], "%d / %d: %d, expected %d", ns[j], big[i],
+                       tile_divide(ns[j], t), ns[j] / big[i]);
+    }
+}
+END_TEST
 
 /* ---- tile_sched_make / tile_sched_coords ------------------------------------- */
 
@@ -99,7 +128,7 @@ START_TEST(test_sched_coords_bijection)
                    M, N, tm_, tn_, G, along, k / cols, k % cols, seen[k]);
         ++combos;
     }
-    ck_assert_int_eq(combos, 9 * 9 * 3 * 10 * 2);
+    ck_assert_int_eq(combos, 9 * 9 * 3 * 11 * 2);
 }
 END_TEST
 
@@ -537,6 +566,7 @@ Suite *persistent_schedule_suite(void)
     Suite *s = suite_create("persistent_schedule");
     TCase *ts = tcase_create("persistent_schedule");
     tcase_set_timeout(ts, 60);
+    tcase_add_test(ts, test_tile_divide);
     tcase_add_test(ts, test_sched_make);
     tcase_add_test(ts, test_sched_coords_bijection);
     tcase_add_test(ts, test_sched_group3_tables);
