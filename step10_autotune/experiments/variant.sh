@@ -1,7 +1,9 @@
 # variant.sh — sourced (`. step10_autotune/experiments/variant.sh`) by the experiments
-# that build step 10's kernel.cu with a small patch (smaller_tile, coop128, no_cluster,
-# shareb_all).  The patch itself is each experiment's; building the copy, refusing to go
-# on without a GPU, and checking it at odd shapes are written once, here.
+# that build step 10's kernel.cu (or steps 08-09's) with a small patch (smaller_tile,
+# coop128, coop128x64, no_cluster, peer05_shape, shareb_all, coop_epilogue, m512_chain,
+# m512_order).  An experiment's own patch is its own; the patches two of them share
+# (clusters of one, a 64-wide wgmma), building the copy, refusing to go on without a GPU,
+# checking it at odd shapes and timing runs round by round are written once, here.
 
 # variant_build NAME SRC BIN [NVCC_FLAG...]: compile SRC (the patched copy) into BIN with
 # the harness's objects (made into BIN's folder by make), and step 10 itself beside it
@@ -38,5 +40,44 @@ variant_checks() {
             out=$(timeout 60 "$bin" --m "$m" --n "$n" --k "$k" --no-cache --config "$c" --mode $mode $exact 2>&1)
             echo "check $sh $c/$mode rc=$? $(echo "$out" | grep -h 'check' | head -1 | sed 's/.*| check/check/')" >> "$log"
         done; done
+    done
+}
+
+# variant_no_cluster NAME IN OUT: IN (the kernel.cu of step 08, 09 or 10) with clusters of
+# one: CLUSTER_SIZE 1 (each CTA loads its whole A and B boxes; the "multicast" goes to
+# itself) and no release to a partner that is not there.  Exits 1 if IN no longer matches.
+variant_no_cluster() {
+    sed -e 's/^#define CLUSTER_SIZE 2$/#define CLUSTER_SIZE 1/' \
+        -e 's/^    if (remote) mbar_arrive_cluster(&empty\[slot\], peer);$/    if (remote \&\& CLUSTER_SIZE > 1) mbar_arrive_cluster(\&empty[slot], peer);/' \
+        "$2" > "$3"
+    grep -q '^#define CLUSTER_SIZE 1$' "$3" && grep -q 'if (remote && CLUSTER_SIZE > 1) mbar_arrive_cluster' "$3" ||
+        { echo "$1: $2 changed; the clusters-of-one patch no longer applies"; exit 1; }
+}
+
+# variant_wgmma_n64 NAME IN OUT: step 10's kernel.cu IN able to run BN = 64 (an m64n64 wgmma,
+# smaller_tile/wgmma_m64n64.cuh: build with -I that folder).  Exits 1 if IN no longer matches.
+variant_wgmma_n64() {
+    sed -e 's/static_assert(N_ACC == 64 || N_ACC == 96 || N_ACC == 128, "BN must be 128, 192 or 256 (wgmma.cuh)");/static_assert(N_ACC == 32 || N_ACC == 64 || N_ACC == 96 || N_ACC == 128, "BN: 64, 128, 192 or 256");/' \
+        -e 's/    if constexpr (N_ACC == 64) wgmma_m64n128k16_bf16/    if constexpr (N_ACC == 32) wgmma_m64n64k16_bf16(acc, da, db, accumulate);\n    else if constexpr (N_ACC == 64) wgmma_m64n128k16_bf16/' \
+        -e 's/^#include "wgmma.cuh"$/#include "wgmma.cuh"\n#include "wgmma_m64n64.cuh"/' \
+        "$2" > "$3"
+    grep -q 'N_ACC == 32) wgmma_m64n64k16' "$3" && grep -q '^#include "wgmma_m64n64.cuh"' "$3" ||
+        { echo "$1: $2 changed; the m64n64 patch no longer applies"; exit 1; }
+}
+
+# variant_rounds LOG ROUNDS DIR "SHAPES" RUN...: every RUN (a binary of DIR and its flags) at
+# every shape (MxNxK), ROUNDS rounds, the runs of a shape one after the other, --no-check;
+# one line per process appended to LOG: "r<round> <shape> <RUN>: " and the harness's
+# result line from stages= on (the step's time and TFLOP/s, cuBLAS's, the ratio, the clock).
+variant_rounds() {
+    local log=$1 rounds=$2 dir=$3 shapes=$4 r sh m n k rest run; shift 4   # local: dash and bash both have it
+    for r in $(seq 1 "$rounds"); do
+        for sh in $shapes; do
+            m=${sh%%x*}; rest=${sh#*x}; n=${rest%%x*}; k=${rest#*x}
+            for run in "$@"; do
+                # shellcheck disable=SC2086  # run is a binary and its flags
+                echo "r$r $sh $run: $("$dir"/$run --m "$m" --n "$n" --k "$k" --no-check 2>&1 | grep ratio | sed 's/.*stages=/stages=/' | cut -c1-110)" >> "$log"
+            done
+        done
     done
 }

@@ -26,22 +26,19 @@ set -u
 BUILD=${1:?usage: run.sh BUILD OUT}; OUT=${2:?usage: run.sh BUILD OUT}
 mkdir -p "$OUT" "$BUILD"
 HERE=$(dirname "$0")
+. "$HERE/../variant.sh"
 for v in a b; do
   SRC=$BUILD/kernel_c128x64$v.cu
   rule='s/^#define SHARE_B (TILE_WGS == 2) /#define SHARE_B (TILE_WGS == 2 \&\& BN > BM) /'
   [ $v = b ] && rule='s/^$//'
-  sed -e 's/static_assert(N_ACC == 64 || N_ACC == 96 || N_ACC == 128, "BN must be 128, 192 or 256 (wgmma.cuh)");/static_assert(N_ACC == 32 || N_ACC == 64 || N_ACC == 96 || N_ACC == 128, "BN: 64, 128, 192 or 256");/' \
-      -e 's/    if constexpr (N_ACC == 64) wgmma_m64n128k16_bf16/    if constexpr (N_ACC == 32) wgmma_m64n64k16_bf16(acc, da, db, accumulate);\n    else if constexpr (N_ACC == 64) wgmma_m64n128k16_bf16/' \
-      -e 's/^\(    MENU_CONFIG("128x256c", 1, 256, 2, CHOOSER_KT_US_128x256c),.*\)$/\1\n    MENU_CONFIG("128x64c", 1, 64, 2, 0.15),/' \
-      -e 's/^#include "wgmma.cuh"$/#include "wgmma.cuh"\n#include "wgmma_m64n64.cuh"/' \
-      -e "$rule" step10_autotune/kernel.cu > "$SRC"
-  grep -q 'MENU_CONFIG("128x64c", 1, 64, 2' "$SRC" && grep -q 'N_ACC == 32) wgmma_m64n64k16' "$SRC" &&
-    grep -q '^#include "wgmma_m64n64.cuh"' "$SRC" ||
+  variant_wgmma_n64 coop128x64 step10_autotune/kernel.cu "$SRC"
+  sed -i -e 's/^\(    MENU_CONFIG("128x256c", 1, 256, 2, CHOOSER_KT_US_128x256c),.*\)$/\1\n    MENU_CONFIG("128x64c", 1, 64, 2, 0.15),/' \
+      -e "$rule" "$SRC"
+  grep -q 'MENU_CONFIG("128x64c", 1, 64, 2' "$SRC" ||
     { echo "coop128x64: kernel.cu changed; the patch no longer applies"; exit 1; }
   if [ $v = a ]; then grep -q '^#define SHARE_B (TILE_WGS == 2 && BN > BM) ' "$SRC" ||
     { echo "coop128x64: SHARE_B's line changed; the patch no longer applies"; exit 1; }; fi
 done
-. "$HERE/../variant.sh"
 variant_build c128x64a "$BUILD/kernel_c128x64a.cu" "$BUILD/step10_c128x64a" -I"$HERE/../smaller_tile"
 variant_build c128x64b "$BUILD/kernel_c128x64b.cu" "$BUILD/step10_c128x64b" -I"$HERE/../smaller_tile"
 variant_need_gpu coop128x64 "$BUILD/step10_c128x64a"

@@ -23,12 +23,6 @@ L=$OUT/epi_bufs.txt
     --trace "$OUT/trace_4096_epi4.csv" > "$OUT/trace_epi4_run.log" 2>&1
 echo "trace rc=$?" >> "$L"
 variant_checks "$BUILD/step10_epi4" "$L" 128x256c
-for r in 1 2 3; do
-  for sh in 4096x4096x4096 8192x4096x4096 6144x6144x6144 2048x4096x4096 4096x4096x14336; do
-    m=${sh%%x*}; rest=${sh#*x}; n=${rest%%x*}; k=${rest#*x}
-    for run in "step10_autotune" "step10_autotune --stages 3" "step10_epi4 --stages 3"; do
-      # shellcheck disable=SC2086  # run is a binary and its flags
-      echo "r$r $sh $run: $("$BUILD"/$run --m $m --n $n --k $k --no-cache --no-check --config 128x256c --mode dp 2>&1 | grep ratio | sed 's/.*stages=/stages=/' | cut -c1-110)" >> "$L"
-    done
-  done
-done
+F="--no-cache --config 128x256c --mode dp"
+variant_rounds "$L" 3 "$BUILD" "4096x4096x4096 8192x4096x4096 6144x6144x6144 2048x4096x4096 4096x4096x14336" \
+  "step10_autotune $F" "step10_autotune $F --stages 3" "step10_epi4 $F --stages 3"

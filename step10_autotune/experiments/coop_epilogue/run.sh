@@ -36,11 +36,6 @@ L=$OUT/coop_epilogue.txt
     --trace "$OUT/trace_4096_128x256c.csv" > "$OUT/trace_run.log" 2>&1
 echo "trace rc=$?" >> "$L"
 variant_checks "$BUILD/step10_regstore" "$L" 128x256c
-for r in 1 2 3; do
-  for sh in 4096x4096x4096 8192x4096x4096 6144x6144x6144 2048x4096x4096 4096x4096x14336 1024x4096x4096 8192x8192x8192; do
-    m=${sh%%x*}; rest=${sh#*x}; n=${rest%%x*}; k=${rest#*x}
-    for b in step10_autotune step10_regstore; do
-      echo "r$r $sh $b: $("$BUILD/$b" --m $m --n $n --k $k --no-cache --no-check --config 128x256c --mode dp 2>&1 | grep ratio | sed 's/.*stages=[0-9]*: //' | cut -c1-110)" >> "$L"
-    done
-  done
-done
+variant_rounds "$L" 3 "$BUILD" \
+  "4096x4096x4096 8192x4096x4096 6144x6144x6144 2048x4096x4096 4096x4096x14336 1024x4096x4096 8192x8192x8192" \
+  "step10_autotune --no-cache --config 128x256c --mode dp" "step10_regstore --no-cache --config 128x256c --mode dp"

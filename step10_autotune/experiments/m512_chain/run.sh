@@ -14,16 +14,13 @@
 set -u
 BUILD=${1:?usage: run.sh BUILD OUT}; OUT=${2:?usage: run.sh BUILD OUT}
 mkdir -p "$OUT" "$BUILD"
+. "$(dirname "$0")/../variant.sh"
 if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step07 step08 step09 step10 BUILD="$BUILD" || exit 1
   objs="$BUILD/common/args.o $BUILD/common/csv.o $BUILD/common/tma.o $BUILD/common/tune_cache.o"
   for d in step08_cluster_multicast step09_stream_k step10_autotune; do
     src=$BUILD/${d}_nocluster.cu
-    sed -e 's/^#define CLUSTER_SIZE 2$/#define CLUSTER_SIZE 1/' \
-        -e 's/^    if (remote) mbar_arrive_cluster(&empty\[slot\], peer);$/    if (remote \&\& CLUSTER_SIZE > 1) mbar_arrive_cluster(\&empty[slot], peer);/' \
-        "$d/kernel.cu" > "$src"
-    grep -q '^#define CLUSTER_SIZE 1$' "$src" && grep -q 'if (remote && CLUSTER_SIZE > 1) mbar_arrive_cluster' "$src" ||
-      { echo "m512_chain: $d/kernel.cu changed; the patch no longer applies"; exit 1; }
+    variant_no_cluster m512_chain "$d/kernel.cu" "$src"
     # shellcheck disable=SC2086  # objs is a list of words
     nvcc -O3 -std=c++17 -Icommon -I"$d" -DGIT_REV="\"${d%%_*}_nocluster\"" -gencode=arch=compute_90a,code=sm_90a \
          "$src" $objs -lcublas -lcudart -ldl -o "$BUILD/${d%%_*}_nocluster" || exit 1
@@ -31,14 +28,6 @@ if [ "${PREBUILT:-0}" != 1 ]; then
 fi
 nvidia-smi > /dev/null 2>&1 || { echo "m512_chain: built in $BUILD; no GPU here"; exit 3; }
 L=$OUT/m512_chain.txt
-for r in 1 2 3; do
-  for sh in 512x4096x4096 512x4096x14336; do
-    m=${sh%%x*}; rest=${sh#*x}; n=${rest%%x*}; k=${rest#*x}
-    for run in step07_pingpong step08_cluster_multicast step08_nocluster "step09_stream_k --mode dp" \
-               "step09_nocluster --mode dp" "step10_autotune --no-cache --config 128x128 --mode dp" \
-               "step10_nocluster --no-cache --config 128x128 --mode dp"; do
-      # shellcheck disable=SC2086  # run is a binary and its flags
-      echo "r$r $sh $run: $("$BUILD"/$run --m $m --n $n --k $k --no-check 2>&1 | grep ratio | sed 's/.*stages=/stages=/' | cut -c1-110)" >> "$L"
-    done
-  done
-done
+variant_rounds "$L" 3 "$BUILD" "512x4096x4096 512x4096x14336" step07_pingpong step08_cluster_multicast \
+  step08_nocluster "step09_stream_k --mode dp" "step09_nocluster --mode dp" \
+  "step10_autotune --no-cache --config 128x128 --mode dp" "step10_nocluster --no-cache --config 128x128 --mode dp"

@@ -17,21 +17,9 @@ BUILD=${1:?usage: run.sh BUILD OUT}; OUT=${2:?usage: run.sh BUILD OUT}
 nvidia-smi > /dev/null 2>&1 || { echo "m512_order: no GPU here"; exit 3; }
 mkdir -p "$OUT"
 L=$OUT/m512_order.txt
-one() {   # one LABEL BINARY FLAGS...
-  lab=$1; shift
-  echo "$lab: $("$@" --no-check 2>&1 | grep ratio | sed 's/.*stages=/stages=/' | cut -c1-110)" >> "$L"
-}
-for r in 1 2; do
-  for sh in 512x4096x4096 512x4096x14336; do
-    m=${sh%%x*}; rest=${sh#*x}; n=${rest%%x*}; k=${rest#*x}
-    one "r$r $sh step07" "$BUILD/step07_pingpong" --m "$m" --n "$n" --k "$k"
-    for g in 1 2 4 8 16; do
-      one "r$r $sh step10 group $g" "$BUILD/step10_autotune" --m "$m" --n "$n" --k "$k" --no-cache \
-          --config 128x128 --mode dp --group $g
-    done
-    for s in 4 5; do
-      one "r$r $sh step10 stages $s" "$BUILD/step10_autotune" --m "$m" --n "$n" --k "$k" --no-cache \
-          --config 128x128 --mode dp --stages $s
-    done
-  done
-done
+. "$(dirname "$0")/../variant.sh"
+F="--no-cache --config 128x128 --mode dp"
+variant_rounds "$L" 2 "$BUILD" "512x4096x4096 512x4096x14336" "step07_pingpong" \
+  "step10_autotune $F --group 1" "step10_autotune $F --group 2" "step10_autotune $F --group 4" \
+  "step10_autotune $F --group 8" "step10_autotune $F --group 16" \
+  "step10_autotune $F --stages 4" "step10_autotune $F --stages 5"

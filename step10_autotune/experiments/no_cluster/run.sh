@@ -17,21 +17,12 @@ set -u
 BUILD=${1:?usage: run.sh BUILD OUT}; OUT=${2:?usage: run.sh BUILD OUT}
 mkdir -p "$OUT" "$BUILD"
 SRC=$BUILD/kernel_nocluster.cu
-sed -e 's/^#define CLUSTER_SIZE 2$/#define CLUSTER_SIZE 1/' \
-    -e 's/^    if (remote) mbar_arrive_cluster(&empty\[slot\], peer);$/    if (remote \&\& CLUSTER_SIZE > 1) mbar_arrive_cluster(\&empty[slot], peer);/' \
-    step10_autotune/kernel.cu > "$SRC"
-grep -q '^#define CLUSTER_SIZE 1$' "$SRC" && grep -q 'if (remote && CLUSTER_SIZE > 1) mbar_arrive_cluster' "$SRC" ||
-  { echo "no_cluster: kernel.cu changed; the patch no longer applies"; exit 1; }
 . "$(dirname "$0")/../variant.sh"
+variant_no_cluster no_cluster step10_autotune/kernel.cu "$SRC"
 REFERENCE=1 variant_build no_cluster "$SRC" "$BUILD/step10_nocluster"
 variant_need_gpu no_cluster "$BUILD/step10_nocluster"
 L=$OUT/no_cluster.txt
 variant_checks "$BUILD/step10_nocluster" "$L" 128x128 128x256c
-for r in 1 2 3; do
-  for sh in 512x4096x4096 512x4096x14336 512x14336x4096 1024x4096x4096 4096x4096x4096; do
-    m=${sh%%x*}; rest=${sh#*x}; n=${rest%%x*}; k=${rest#*x}
-    for c in 128x128 128x256c; do for b in step10_autotune step10_nocluster; do
-      echo "r$r $sh $c $b: $("$BUILD/$b" --m $m --n $n --k $k --no-cache --no-check --config $c --mode dp 2>&1 | grep ratio | sed 's/.*stages=[0-9]*: //' | cut -c1-100)" >> "$L"
-    done; done
-  done
-done
+variant_rounds "$L" 3 "$BUILD" "512x4096x4096 512x4096x14336 512x14336x4096 1024x4096x4096 4096x4096x4096" \
+  "step10_autotune --no-cache --config 128x128 --mode dp" "step10_nocluster --no-cache --config 128x128 --mode dp" \
+  "step10_autotune --no-cache --config 128x256c --mode dp" "step10_nocluster --no-cache --config 128x256c --mode dp"

@@ -18,26 +18,16 @@ set -u
 BUILD=${1:?usage: run.sh BUILD OUT}; OUT=${2:?usage: run.sh BUILD OUT}
 mkdir -p "$OUT" "$BUILD"
 SRC=$BUILD/kernel_peer05.cu
-sed -e 's/^#define CLUSTER_SIZE 2$/#define CLUSTER_SIZE 1/' \
-    -e 's/^    if (remote) mbar_arrive_cluster(&empty\[slot\], peer);$/    if (remote \&\& CLUSTER_SIZE > 1) mbar_arrive_cluster(\&empty[slot], peer);/' \
-    -e 's/^\(    MENU_CONFIG("128x256c", 1, 256, 2, CHOOSER_KT_US_128x256c),\)/    MENU_CONFIG("128x128c", 1, 128, 2, 0.30),\n\1/' \
-    step10_autotune/kernel.cu > "$SRC"
-grep -q '^#define CLUSTER_SIZE 1$' "$SRC" && grep -q 'if (remote && CLUSTER_SIZE > 1) mbar_arrive_cluster' "$SRC" &&
-  grep -q 'MENU_CONFIG("128x128c", 1, 128, 2' "$SRC" ||
-  { echo "peer05_shape: kernel.cu changed; the patch no longer applies"; exit 1; }
 . "$(dirname "$0")/../variant.sh"
+variant_no_cluster peer05_shape step10_autotune/kernel.cu "$SRC"
+sed -i -e 's/^\(    MENU_CONFIG("128x256c", 1, 256, 2, CHOOSER_KT_US_128x256c),\)/    MENU_CONFIG("128x128c", 1, 128, 2, 0.30),\n\1/' "$SRC"
+grep -q 'MENU_CONFIG("128x128c", 1, 128, 2' "$SRC" ||
+  { echo "peer05_shape: kernel.cu changed; the patch no longer applies"; exit 1; }
 REFERENCE=1 variant_build peer05 "$SRC" "$BUILD/step10_peer05"
 [ "${PREBUILT:-0}" = 1 ] || make -s step07 BUILD="$BUILD" || exit 1
 variant_need_gpu peer05_shape "$BUILD/step10_peer05"
 L=$OUT/peer05_shape.txt
 variant_checks "$BUILD/step10_peer05" "$L" 128x128c
-for r in 1 2 3; do
-  for sh in 512x4096x4096 512x4096x14336; do
-    m=${sh%%x*}; rest=${sh#*x}; n=${rest%%x*}; k=${rest#*x}
-    for run in "step07_pingpong" "cutlass_step05" "step10_autotune --no-cache --config 128x128 --mode dp" \
-               "step10_peer05 --no-cache --config 128x128 --mode dp" "step10_peer05 --no-cache --config 128x128c --mode dp"; do
-      # shellcheck disable=SC2086  # run is a binary and its flags
-      echo "r$r $sh $run: $("$BUILD"/$run --m $m --n $n --k $k --no-check 2>&1 | grep ratio | sed 's/.*stages=/stages=/' | cut -c1-110)" >> "$L"
-    done
-  done
-done
+variant_rounds "$L" 3 "$BUILD" "512x4096x4096 512x4096x14336" "step07_pingpong" "cutlass_step05" \
+  "step10_autotune --no-cache --config 128x128 --mode dp" "step10_peer05 --no-cache --config 128x128 --mode dp" \
+  "step10_peer05 --no-cache --config 128x128c --mode dp"

@@ -18,15 +18,10 @@ set -u
 BUILD=${1:?usage: run.sh BUILD OUT}; OUT=${2:?usage: run.sh BUILD OUT}
 mkdir -p "$OUT" "$BUILD"
 SRC=$BUILD/kernel_64x64.cu
-sed -e 's/static_assert(N_ACC == 64 || N_ACC == 96 || N_ACC == 128, "BN must be 128, 192 or 256 (wgmma.cuh)");/static_assert(N_ACC == 32 || N_ACC == 64 || N_ACC == 96 || N_ACC == 128, "BN: 64, 128, 192 or 256");/' \
-    -e 's/    if constexpr (N_ACC == 64) wgmma_m64n128k16_bf16/    if constexpr (N_ACC == 32) wgmma_m64n64k16_bf16(acc, da, db, accumulate);\n    else if constexpr (N_ACC == 64) wgmma_m64n128k16_bf16/' \
-    -e 's/^\(    MENU_CONFIG("64x128", 1, 128, 1, CHOOSER_KT_US_64x128),\)/    MENU_CONFIG("64x64", 1, 64, 1, 0.5),\n\1/' \
-    -e 's/^#include "wgmma.cuh"$/#include "wgmma.cuh"\n#include "wgmma_m64n64.cuh"/' \
-    step10_autotune/kernel.cu > "$SRC"
-grep -q 'MENU_CONFIG("64x64"' "$SRC" && grep -q 'N_ACC == 32) wgmma_m64n64k16' "$SRC" &&
-  grep -q '^#include "wgmma_m64n64.cuh"' "$SRC" ||
-  { echo "smaller_tile: kernel.cu changed; the patch no longer applies"; exit 1; }
 . "$(dirname "$0")/../variant.sh"
+variant_wgmma_n64 smaller_tile step10_autotune/kernel.cu "$SRC"
+sed -i -e 's/^\(    MENU_CONFIG("64x128", 1, 128, 1, CHOOSER_KT_US_64x128),\)/    MENU_CONFIG("64x64", 1, 64, 1, 0.5),\n\1/' "$SRC"
+grep -q 'MENU_CONFIG("64x64"' "$SRC" || { echo "smaller_tile: kernel.cu changed; the patch no longer applies"; exit 1; }
 variant_build smaller_tile "$SRC" "$BUILD/step10_64x64" -I"$(dirname "$0")"
 variant_need_gpu smaller_tile "$BUILD/step10_64x64"
 for sh in 512x512x512 768x768x768 1024x1024x1024 1024x1024x2048 1024x1024x4096 512x4096x4096 256x4096x4096 \
