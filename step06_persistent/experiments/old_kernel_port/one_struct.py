@@ -12,8 +12,6 @@ def swap(old, new):
     assert src.count(old) == 1, old[:60]
     src = src.replace(old, new)
 
-kernels_old = src[src.index("__global__ void __launch_bounds__(THREADS, 1)\npersistent_kernel(const __grid_constant__ CUtensorMap map_a,"):
-                  src.index("/* 585cb90's step 06 host half")] if "/* 585cb90's step 06 host half" in src else None
 # the two entry points
 start = src.index("__global__ void __launch_bounds__(THREADS, 1)\npersistent_kernel(")
 end = src.index("static const gemm_launch_desc LAUNCH")
