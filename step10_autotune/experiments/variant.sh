@@ -81,3 +81,16 @@ variant_rounds() {
         done
     done
 }
+
+# variant_tune BIN LOG SHAPE...: --tune (--no-cache --no-check) at every shape (MxNxK): each
+# process whole in LOG's folder as <BIN's name>_<shape>.log, its tune: lines and result line
+# appended to LOG under "== <shape> rc=<exit code>".
+variant_tune() {
+    local bin=$1 log=$2 sh m n k r one; shift 2   # local: dash and bash both have it
+    for sh in "$@"; do
+        m=${sh%%x*}; r=${sh#*x}; n=${r%%x*}; k=${r#*x}
+        one="$(dirname "$log")/$(basename "$bin")_$sh.log"
+        "$bin" --m "$m" --n "$n" --k "$k" --no-cache --no-check --tune > "$one" 2>&1
+        { echo "== $sh rc=$?"; grep -h "^tune:\|ratio" "$one" | cut -c1-160; } >> "$log"
+    done
+}

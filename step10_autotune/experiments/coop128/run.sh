@@ -26,10 +26,6 @@ grep -q 'MENU_CONFIG("128x128c", 1, 128, 2' "$SRC" ||
 . "$(dirname "$0")/../variant.sh"
 variant_build coop128 "$SRC" "$BUILD/step10_coop128"
 variant_need_gpu coop128 "$BUILD/step10_coop128"
-for sh in 512x4096x4096 512x4096x14336 512x14336x4096 1024x4096x4096 256x4096x4096 128x14336x4096 \
-          999x2048x4096 2048x2048x2048 1024x1024x1024 1536x1536x1536 4096x4096x4168; do
-  m=${sh%%x*}; r=${sh#*x}; n=${r%%x*}; k=${r#*x}
-  "$BUILD/step10_coop128" --m $m --n $n --k $k --no-cache --no-check --tune > "$OUT/tune_$sh.log" 2>&1
-  { echo "== $sh rc=$?"; grep -h "^tune:\|ratio" "$OUT/tune_$sh.log" | cut -c1-160; } >> "$OUT/tune_coop128.txt"
-done
+variant_tune "$BUILD/step10_coop128" "$OUT/tune_coop128.txt" 512x4096x4096 512x4096x14336 512x14336x4096 1024x4096x4096 \
+  256x4096x4096 128x14336x4096 999x2048x4096 2048x2048x2048 1024x1024x1024 1536x1536x1536 4096x4096x4168
 variant_checks "$BUILD/step10_coop128" "$OUT/tune_coop128.txt" 128x128c

@@ -42,17 +42,9 @@ done
 variant_build c128x64a "$BUILD/kernel_c128x64a.cu" "$BUILD/step10_c128x64a" -I"$HERE/../smaller_tile"
 variant_build c128x64b "$BUILD/kernel_c128x64b.cu" "$BUILD/step10_c128x64b" -I"$HERE/../smaller_tile"
 variant_need_gpu coop128x64 "$BUILD/step10_c128x64a"
-tune() {   # tune BIN LOG SHAPE...
-  local bin=$1 log=$2 sh m n k r; shift 2   # local: dash and bash both have it
-  for sh in "$@"; do
-    m=${sh%%x*}; r=${sh#*x}; n=${r%%x*}; k=${r#*x}
-    "$bin" --m $m --n $n --k $k --no-cache --no-check --tune > "$OUT/$(basename "$bin")_$sh.log" 2>&1
-    { echo "== $sh rc=$?"; grep -h "^tune:\|ratio" "$OUT/$(basename "$bin")_$sh.log" | cut -c1-160; } >> "$log"
-  done
-}
-tune "$BUILD/step10_c128x64a" "$OUT/tune_c128x64a.txt" 1024x1024x1024 768x768x768 512x512x512 \
+variant_tune "$BUILD/step10_c128x64a" "$OUT/tune_c128x64a.txt" 1024x1024x1024 768x768x768 512x512x512 \
      1024x1024x2048 1024x1024x4096 1024x1024x14336 512x4096x4096 512x4096x14336 1024x4096x4096 \
      256x4096x4096 192x8192x4096 1536x1536x1536 2048x2048x2048
-tune "$BUILD/step10_c128x64b" "$OUT/tune_c128x64b.txt" 1024x1024x1024 1024x1024x4096 512x4096x4096
+variant_tune "$BUILD/step10_c128x64b" "$OUT/tune_c128x64b.txt" 1024x1024x1024 1024x1024x4096 512x4096x4096
 variant_checks "$BUILD/step10_c128x64a" "$OUT/tune_c128x64a.txt" 128x64c
 variant_checks "$BUILD/step10_c128x64b" "$OUT/tune_c128x64b.txt" 128x64c

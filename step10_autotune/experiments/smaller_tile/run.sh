@@ -24,10 +24,6 @@ sed -i -e 's/^\(    MENU_CONFIG("64x128", 1, 128, 1, CHOOSER_KT_US_64x128),\)/  
 grep -q 'MENU_CONFIG("64x64"' "$SRC" || { echo "smaller_tile: kernel.cu changed; the patch no longer applies"; exit 1; }
 variant_build smaller_tile "$SRC" "$BUILD/step10_64x64" -I"$(dirname "$0")"
 variant_need_gpu smaller_tile "$BUILD/step10_64x64"
-for sh in 512x512x512 768x768x768 1024x1024x1024 1024x1024x2048 1024x1024x4096 512x4096x4096 256x4096x4096 \
-          192x8192x4096 2048x2048x2048 1536x1536x1536 1024x1024x14336 768x768x12288; do
-  m=${sh%%x*}; r=${sh#*x}; n=${r%%x*}; k=${r#*x}
-  "$BUILD/step10_64x64" --m $m --n $n --k $k --no-cache --tune > "$OUT/tune_$sh.log" 2>&1
-  { echo "== $sh rc=$?"; grep -h "^tune:\|ratio" "$OUT/tune_$sh.log" | cut -c1-160; } >> "$OUT/tune_64x64.txt"
-done
+variant_tune "$BUILD/step10_64x64" "$OUT/tune_64x64.txt" 512x512x512 768x768x768 1024x1024x1024 1024x1024x2048 \
+  1024x1024x4096 512x4096x4096 256x4096x4096 192x8192x4096 2048x2048x2048 1536x1536x1536 1024x1024x14336 768x768x12288
 variant_checks "$BUILD/step10_64x64" "$OUT/tune_64x64.txt" 64x64
