@@ -4,7 +4,8 @@
 # no build always follows the same one; --no-check, each process the harness's median
 # against cuBLAS.  OUT/alternate_runs.txt has a line per process (round, shape, dir, ms,
 # ratio); OUT/alternate_table.txt the median time and ratio per shape and dir, with
-# [min, max] over the rounds.  Exits 3 without a GPU.
+# [min, max] over the rounds.  FLAGS: more flags for every process (step 10: --no-cache).
+# Exits 3 without a GPU.
 set -u
 OUT=${1:?usage: alternate.sh OUT STEP "SHAPES" DIR...}; STEP=${2:?step}; SHAPES=${3:?shapes}; shift 3
 nvidia-smi > /dev/null 2>&1 || { echo "alternate: no GPU here"; exit 3; }
@@ -16,7 +17,8 @@ for r in $(seq 1 "$ROUNDS"); do
     m=${sh%%,*}; rest=${sh#*,}; nn=${rest%%,*}; k=${rest#*,}
     for j in $(seq 0 $((n - 1))); do
       d=$(echo "$DIRLIST" | cut -d' ' -f$(( (j + r) % n + 1 )))
-      line=$("$d/$STEP" --m "$m" --n "$nn" --k "$k" --no-check 2>&1 | grep " ms " | head -n1)
+      # shellcheck disable=SC2086  # FLAGS is a list of words
+      line=$("$d/$STEP" --m "$m" --n "$nn" --k "$k" --no-check ${FLAGS:-} 2>&1 | grep " ms " | head -n1)
       ms=$(echo "$line" | sed -n 's/.*stages=[0-9]*: \([0-9.]*\) ms.*/\1/p')
       ratio=$(echo "$line" | sed -n 's/.*| ratio \([0-9.]*\) |.*/\1/p')
       echo "$r ${m}x${nn}x${k} $d ${ms:-NA} ${ratio:-NA}" >> "$RAW"
