@@ -12,6 +12,8 @@
 #   latefix late's kernel with this tree's common/ (both changes together; session 10)
 #   portfix port's kernel with this tree's common/ (585cb90's device code, the new divide)
 #   hybfix  hyb's kernel with this tree's common/ (the same with one struct of parameters)
+#   padport port's kernel and plain division with tile_sched padded to the size the new
+#           division's fields give it (10 more ints): is it the parameters' layout?
 # Time them with alternate.sh, e.g.
 #   sh alternate.sh OUT step06_persistent "4096,4096,4096" BUILD/port BUILD/new BUILD/fixed
 # The SASS counts (instructions, MUFU.RCP, where the first one sits against the first HGMMA)
@@ -27,7 +29,7 @@ build() {   # build NAME SRC [COMMON_DIR]
   nvcc -O3 -std=c++17 -lineinfo -I"${3:-$BUILD/port/common}" -Istep06_persistent -DGIT_REV="\"$1\"" -Xptxas -warn-spills,-warn-lmem-usage \
        -gencode=arch=compute_90a,code=sm_90a "$2" $objs -lcublas -lcudart -ldl -o "$BUILD/$1/step06_persistent" || exit 1
 }
-mkdir -p "$BUILD/hyb" "$BUILD/nomask" "$BUILD/late" "$BUILD/new" "$BUILD/fixed" "$BUILD/latefix" "$BUILD/portfix" "$BUILD/hybfix"
+mkdir -p "$BUILD/hyb" "$BUILD/nomask" "$BUILD/late" "$BUILD/new" "$BUILD/fixed" "$BUILD/latefix" "$BUILD/portfix" "$BUILD/hybfix" "$BUILD/padport"
 python3 "$HERE/one_struct.py" "$BUILD/port/kernel_585cb90.cu" "$BUILD/hyb/kernel.cu" || exit 1
 build hyb "$BUILD/hyb/kernel.cu"
 sed 's/^    if (P->use_tma_store) {$/    if (1) {   \/* experiment: the masked path compiled out (N % 8 == 0 only) *\//' \
@@ -54,11 +56,16 @@ build fixed step06_persistent/kernel.cu common
 build latefix "$BUILD/late/kernel.cu" common
 build portfix "$BUILD/port/kernel_585cb90.cu" common
 build hybfix "$BUILD/hyb/kernel.cu" common
+rm -rf "$BUILD/padport/common" && cp -r "$BUILD/port/common" "$BUILD/padport/common" || exit 1
+sed -i 's|^    int along_n;            /\* 1: n is the fast index inside a group; 0: m is \*/$|&\n    int pad[10];            /* experiment: the size of the new division'"'"'s fields */|' \
+    "$BUILD/padport/common/persistent_schedule.h"
+grep -q 'int pad\[10\];' "$BUILD/padport/common/persistent_schedule.h" || { echo "variants: padport's patch no longer applies"; exit 1; }
+build padport "$BUILD/port/kernel_585cb90.cu" "$BUILD/padport/common"
 CUOBJDUMP=${CUOBJDUMP:-$(command -v cuobjdump || ls build/deps/cuobjdump-*/nvidia/cu13/bin/cuobjdump 2>/dev/null | head -n1)}
 [ -n "$CUOBJDUMP" ] || { echo "variants: no cuobjdump (make sass fetches one)"; exit 1; }
 NVD=$(command -v nvdisasm || ls build/deps/nvdisasm-*/nvidia/cu13/bin/nvdisasm 2>/dev/null | head -n1)
 [ -n "$NVD" ] && PATH="$(dirname "$NVD"):$PATH"
-for d in port hyb nomask late new fixed latefix portfix hybfix; do
+for d in port hyb nomask late new fixed latefix portfix hybfix padport; do
   "$CUOBJDUMP" -sass "$BUILD/$d/step06_persistent" |
     awk '/Function :/ { f = $0 } f ~ /persistent_kernel(13|14CUtensor|17one_struct)/ && f !~ /traced/' |
     grep -E '^\s+/\*[0-9a-f]{4}\*/' > "$BUILD/$d/timed.sass"
