@@ -140,9 +140,18 @@ static __device__ __forceinline__ void cluster_wait(void)
     asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
 
-static __device__ __forceinline__ void cluster_sync(void)
+/* The cluster barrier right after barrier init (steps 08-10): every thread
+ * arrives RELAXED, then waits.  No release is needed there: the thread that
+ * initialized the barriers has already issued fence.mbarrier_init.release.cluster
+ * (mbar_fence_init), the fence the PTX ISA pairs with a relaxed cluster arrive
+ * (CUTLASS: fence_barrier_init, then cluster_arrive_relaxed and cluster_wait).
+ * The default arrive's .release costs every thread MEMBAR.ALL.CTA, MEMBAR.ALL.GPU,
+ * ERRBAR and CGAERRBAR in front of UCGABAR_ARV (the SASS): measured, ~0.3 us of
+ * every launch of step 10, 4% at 512^3 (step10_autotune/NOTES.md, "The
+ * start-up barrier"). */
+static __device__ __forceinline__ void cluster_sync_after_init(void)
 {
-    cluster_arrive();
+    cluster_arrive_relaxed();
     cluster_wait();
 }
 

@@ -37,7 +37,7 @@
  *   A box 128 rows, own load              64-row half, multicast to both CTAs
  *                                         (tma_load_2d_multicast, CLUSTER_MASK)
  *   empty[s] count 1                      count 2: + the partner's remote arrive
- *   __syncthreads after barrier init      cluster_sync (cluster.cuh)
+ *   __syncthreads after barrier init      cluster_sync_after_init (cluster.cuh)
  *   no producer tail                      producer tail: every slot released
  *   CTA b walks b, b + grid, ...          cluster c walks walk_start[c], + #clusters;
  *                                         rank r takes tile r of the cluster tile
@@ -632,9 +632,9 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
 
     barriers_init(&sm, P->stages);
     /* Nobody waits on, arrives at or TMA-signals an uninitialized barrier,
-     * in this CTA or the partner's: the cluster-wide __syncthreads (the
-     * init is released to the cluster by mbar_fence_init). */
-    cluster_sync();
+     * in this CTA or the partner's: the cluster-wide __syncthreads, its
+     * arrive relaxed (mbar_fence_init released the init to the cluster). */
+    cluster_sync_after_init();
 
     /* Timeline: one writer per warpgroup. */
     trace_clock clk = trace_clock_start(P->trace, wg, traced);

@@ -692,9 +692,9 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
 
     barriers_init(&sm, P->stages);
     /* Nobody waits on, arrives at or TMA-signals an uninitialized barrier,
-     * in this CTA or the partner's: the cluster-wide __syncthreads (the
-     * init is released to the cluster by mbar_fence_init). */
-    cluster_sync();
+     * in this CTA or the partner's: the cluster-wide __syncthreads, its
+     * arrive relaxed (mbar_fence_init released the init to the cluster). */
+    cluster_sync_after_init();
 
     /* Timeline: one writer per warpgroup. */
     trace_clock clk = trace_clock_start(P->trace, wg, traced);
