@@ -1,6 +1,6 @@
 #!/bin/sh
 # fixed_cost/stamps.sh BUILD OUT: where a launch's fixed cost goes (run.sh measures it).
-# Steps 07 and 10 (and 10 with clusters of one, run.sh's build) with their timeline clock
+# Steps 07, 08 and 10 (and 10 with clusters of one, run.sh's build) with their timeline clock
 # started at kernel entry instead of after the CTA or cluster sync, so that each role's
 # first span holds the set-up; one traced launch each at 512 x 4096 x 64 (one k-tile: the
 # whole launch is fixed cost) and 512 x 4096 x 4096, under CUPTI, then stamps.py per trace.
@@ -15,7 +15,8 @@ HERE=$(dirname "$0"); GAP=$HERE/../launch_gap
 mkdir -p "$OUT" "$BUILD/stamps"
 if [ "${PREBUILT:-0}" != 1 ]; then
   objs="$BUILD/common/args.o $BUILD/common/csv.o $BUILD/common/tma.o $BUILD/common/tune_cache.o"
-  for s in step07_pingpong:step07_pingpong/kernel.cu step10_autotune:step10_autotune/kernel.cu \
+  for s in step07_pingpong:step07_pingpong/kernel.cu step08_cluster_multicast:step08_cluster_multicast/kernel.cu \
+           step10_autotune:step10_autotune/kernel.cu \
            step10_nocluster:$BUILD/step10_autotune_nocluster.cu; do
     name=${s%%:*}; src=${s#*:}; d=$(echo "$src" | sed -n 's|^\(step[0-9]*_[a-z_]*\)/.*|\1|p'); [ -n "$d" ] || d=step10_autotune
     # the clock's line moves to just after wg is known (the first line that uses it follows)
@@ -39,7 +40,7 @@ CUDA=$(dirname "$(dirname "$(command -v nvcc)")")
 cc -O2 -shared -fPIC -I"$CUDA/include" "$GAP/kernel_times.c" -L"$CUDA/lib64" -lcupti -o "$OUT/kernel_times.so" || exit 1
 S=$OUT/stamps.txt; : > "$S"
 for k in 64 4096; do
-  for run in step07_pingpong "step10_autotune --no-cache --config 128x128 --mode dp" \
+  for run in step07_pingpong step08_cluster_multicast "step10_autotune --no-cache --config 128x128 --mode dp" \
              "step10_nocluster --no-cache --config 128x128 --mode dp"; do
     b=${run%% *}
     for rep in 1 2 3; do
