@@ -1,7 +1,7 @@
 # variant.sh — sourced (`. step10_autotune/experiments/variant.sh`) by the experiments
 # that build step 10's kernel.cu (or steps 08-09's) with a small patch (smaller_tile,
 # coop128, coop128x64, no_cluster, peer05_shape, shareb_all, coop_epilogue, m512_chain,
-# m512_order).  An experiment's own patch is its own; the patches two of them share
+# m512_order, fixed_cost; and step 06's late_coords).  An experiment's own patch is its own; the patches two of them share
 # (clusters of one, a 64-wide wgmma), building the copy, refusing to go on without a GPU,
 # checking it at odd shapes and timing runs round by round are written once, here.
 
@@ -79,6 +79,18 @@ variant_rounds() {
                 echo "r$r $sh $run: $("$dir"/$run --m "$m" --n "$n" --k "$k" --no-check 2>&1 | grep ratio | sed 's/.*stages=/stages=/' | cut -c1-110)" >> "$log"
             done
         done
+    done
+}
+
+# variant_rotated_rounds LOG ROUNDS DIR "SHAPES" RUN...: variant_rounds ROUNDS times, one round at
+# a time under a "== round r" line, the runs' order rotated by one each round (A B, then B A for
+# two), so no run always follows the same one.
+variant_rotated_rounds() {
+    local log=$1 rounds=$2 dir=$3 shapes=$4 r first; shift 4   # local: dash and bash both have it
+    for r in $(seq 1 "$rounds"); do
+        echo "== round $r" >> "$log"
+        variant_rounds "$log" 1 "$dir" "$shapes" "$@"
+        first=$1; shift; set -- "$@" "$first"
     done
 }
 

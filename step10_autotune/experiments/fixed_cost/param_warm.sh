@@ -11,9 +11,10 @@
 # at odd shapes.  PREBUILT=1 skips nvcc.  Exits 3 without a GPU.
 set -u
 BUILD=${1:?usage: param_warm.sh BUILD OUT}; OUT=${2:?usage: param_warm.sh BUILD OUT}
-HERE=$(dirname "$0"); GAP=$HERE/../launch_gap
+HERE=$(dirname "$0")
 mkdir -p "$OUT" "$BUILD/warm"
 . "$HERE/../variant.sh"
+. "$HERE/cupti_fit.sh"
 if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step10 BUILD="$BUILD" || exit 1
   python3 - step10_autotune/kernel.cu "$BUILD/warm/kernel.cu" <<'PY' || exit 1
@@ -33,29 +34,11 @@ PY
   variant_build warm "$BUILD/warm/kernel.cu" "$BUILD/warm/step10_autotune"
 fi
 variant_need_gpu param_warm "$BUILD/warm/step10_autotune"
-CUDA=$(dirname "$(dirname "$(command -v nvcc)")")
-cc -O2 -shared -fPIC -I"$CUDA/include" "$GAP/kernel_times.c" -L"$CUDA/lib64" -lcupti -o "$OUT/kernel_times.so" || exit 1
-R=$OUT/runs.txt; : > "$R"
-for k in 64 256 1024 4096; do
-  for b in step10_autotune warm/step10_autotune; do
-    CUDA_INJECTION64_PATH="$OUT/kernel_times.so" KERNEL_TIMES_OUT="$OUT/k.csv" \
-      "$BUILD/$b" --m 512 --n 4096 --k $k --no-check --no-cache --config 128x128 --mode dp > "$OUT/one.log" 2>&1
-    awk -F, -f "$GAP/launch_gap.awk" "$OUT/k.csv" |
-      awk -v b="$b" -v k=$k '$1 == "step" || $1 == "cublas" { printf "%s %s %d %s\n", b, $1, k, $3 }' >> "$R"
-  done
-done
-rm -f "$OUT/k.csv" "$OUT/one.log"
-awk '{ key = $1 " " $2; x = $3 / 64; n[key]++; sx[key] += x; sy[key] += $4; sxx[key] += x * x; sxy[key] += x * $4 }
-     END { for (key in n) { b = (n[key] * sxy[key] - sx[key] * sy[key]) / (n[key] * sxx[key] - sx[key] * sx[key])
-                            a = (sy[key] - b * sx[key]) / n[key]
-                            printf "%-34s a = %6.2f us  b = %6.4f us per k-tile  (%d K)\n", key, a, b, n[key] } }' "$R" |
-  sort | tee "$OUT/fit.txt"
+F="--no-cache --config 128x128 --mode dp"
+cupti_sweep "$OUT" "$BUILD" "step10_autotune $F" "warm/step10_autotune $F"
+cupti_fit "$OUT"
 L=$OUT/rounds.txt; : > "$L"
-for r in 1 2 3; do
-  A=step10_autotune; B=warm/step10_autotune; [ $((r % 2)) -eq 0 ] && { A=warm/step10_autotune; B=step10_autotune; }
-  echo "== round $r" >> "$L"
-  variant_rounds "$L" 1 "$BUILD" "512x512x512 1024x1024x1024 512x4096x4096 512x4096x14336 1024x4096x4096 2048x2048x2048 4096x4096x4096" \
-    "$A --no-cache" "$B --no-cache"
-done
+variant_rotated_rounds "$L" 3 "$BUILD" "512x512x512 1024x1024x1024 512x4096x4096 512x4096x14336 1024x4096x4096 2048x2048x2048 4096x4096x4096" \
+  "step10_autotune --no-cache" "warm/step10_autotune --no-cache"
 variant_checks "$BUILD/warm/step10_autotune" "$OUT/checks.txt" 64x128 128x128 128x192 128x256c
 grep -c "check ok" "$OUT/checks.txt" | sed 's/^/checks ok: /'

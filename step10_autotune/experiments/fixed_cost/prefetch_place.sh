@@ -10,9 +10,10 @@
 # a GPU.
 set -u
 BUILD=${1:?usage: prefetch_place.sh BUILD OUT}; OUT=${2:?usage: prefetch_place.sh BUILD OUT}
-HERE=$(dirname "$0"); GAP=$HERE/../launch_gap
+HERE=$(dirname "$0")
 mkdir -p "$OUT" "$BUILD/pf_producer" "$BUILD/pf_none"
 . "$HERE/../variant.sh"
+. "$HERE/cupti_fit.sh"
 if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step10 BUILD="$BUILD" || exit 1
   for v in producer none; do
@@ -33,30 +34,9 @@ PY
   done
 fi
 variant_need_gpu prefetch_place "$BUILD/pf_none/step10_autotune"
-CUDA=$(dirname "$(dirname "$(command -v nvcc)")")
-cc -O2 -shared -fPIC -I"$CUDA/include" "$GAP/kernel_times.c" -L"$CUDA/lib64" -lcupti -o "$OUT/kernel_times.so" || exit 1
-R=$OUT/runs.txt; : > "$R"
-for k in 64 256 1024 4096; do
-  for b in step10_autotune pf_producer/step10_autotune pf_none/step10_autotune; do
-    CUDA_INJECTION64_PATH="$OUT/kernel_times.so" KERNEL_TIMES_OUT="$OUT/k.csv" \
-      "$BUILD/$b" --m 512 --n 4096 --k $k --no-check --no-cache --config 128x128 --mode dp > "$OUT/one.log" 2>&1
-    awk -F, -f "$GAP/launch_gap.awk" "$OUT/k.csv" |
-      awk -v b="$b" -v k=$k '$1 == "step" || $1 == "cublas" { printf "%s %s %d %s\n", b, $1, k, $3 }' >> "$R"
-  done
-done
-rm -f "$OUT/k.csv" "$OUT/one.log" "$OUT/kernel_times.so"
-awk '{ key = $1 " " $2; x = $3 / 64; n[key]++; sx[key] += x; sy[key] += $4; sxx[key] += x * x; sxy[key] += x * $4 }
-     END { for (key in n) { b = (n[key] * sxy[key] - sx[key] * sy[key]) / (n[key] * sxx[key] - sx[key] * sx[key])
-                            a = (sy[key] - b * sx[key]) / n[key]
-                            printf "%-34s a = %6.2f us  b = %6.4f us per k-tile  (%d K)\n", key, a, b, n[key] } }' "$R" |
-  sort | tee "$OUT/fit.txt"
+F="--no-cache --config 128x128 --mode dp"
+cupti_sweep "$OUT" "$BUILD" "step10_autotune $F" "pf_producer/step10_autotune $F" "pf_none/step10_autotune $F"
+cupti_fit "$OUT"
 L=$OUT/rounds.txt; : > "$L"
-for r in 1 2 3; do
-  case $r in 1) o="step10_autotune pf_producer/step10_autotune pf_none/step10_autotune" ;;
-             2) o="pf_producer/step10_autotune pf_none/step10_autotune step10_autotune" ;;
-             *) o="pf_none/step10_autotune step10_autotune pf_producer/step10_autotune" ;; esac
-  echo "== round $r" >> "$L"
-  for b in $o; do
-    variant_rounds "$L" 1 "$BUILD" "512x512x512 1024x1024x1024 512x4096x4096 2048x2048x2048 4096x4096x4096" "$b --no-cache"
-  done
-done
+variant_rotated_rounds "$L" 3 "$BUILD" "512x512x512 1024x1024x1024 512x4096x4096 2048x2048x2048 4096x4096x4096" \
+  "step10_autotune --no-cache" "pf_producer/step10_autotune --no-cache" "pf_none/step10_autotune --no-cache"

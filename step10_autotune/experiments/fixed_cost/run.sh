@@ -16,9 +16,10 @@
 # PREBUILT=1 skips nvcc.  Exits 3 without a GPU.
 set -u
 BUILD=${1:?usage: run.sh BUILD OUT}; OUT=${2:?usage: run.sh BUILD OUT}
-HERE=$(dirname "$0"); GAP=$HERE/../launch_gap
+HERE=$(dirname "$0")
 mkdir -p "$OUT" "$BUILD"
 . "$HERE/../variant.sh"
+. "$HERE/cupti_fit.sh"
 if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step07 step08 step10 BUILD="$BUILD" || exit 1
   objs="$BUILD/common/args.o $BUILD/common/csv.o $BUILD/common/tma.o $BUILD/common/tune_cache.o"
@@ -31,23 +32,6 @@ if [ "${PREBUILT:-0}" != 1 ]; then
   done
 fi
 nvidia-smi > /dev/null 2>&1 || { echo "fixed_cost: built in $BUILD; no GPU here"; exit 3; }
-CUDA=$(dirname "$(dirname "$(command -v nvcc)")")
-cc -O2 -shared -fPIC -I"$CUDA/include" "$GAP/kernel_times.c" -L"$CUDA/lib64" -lcupti -o "$OUT/kernel_times.so" || exit 1
-R=$OUT/runs.txt; : > "$R"
-for k in 64 256 1024 4096; do
-  for run in step07_pingpong step08_cluster_multicast step08_nocluster \
-             "step10_autotune --no-cache --config 128x128 --mode dp" "step10_nocluster --no-cache --config 128x128 --mode dp"; do
-    # shellcheck disable=SC2086  # run is a binary and its flags
-    CUDA_INJECTION64_PATH="$OUT/kernel_times.so" KERNEL_TIMES_OUT="$OUT/k.csv" \
-      "$BUILD"/$run --m 512 --n 4096 --k $k --no-check > "$OUT/one.log" 2>&1
-    awk -F, -f "$GAP/launch_gap.awk" "$OUT/k.csv" |
-      awk -v b="${run%% *}" -v k=$k '$1 == "step" || $1 == "cublas" { printf "%s %s %d %s\n", b, $1, k, $3 }' >> "$R"
-  done
-done
-rm -f "$OUT/k.csv" "$OUT/one.log"
-# least squares of run time on k-tiles, per binary and side
-awk '{ key = $1 " " $2; x = $3 / 64; n[key]++; sx[key] += x; sy[key] += $4; sxx[key] += x * x; sxy[key] += x * $4 }
-     END { for (key in n) { b = (n[key] * sxy[key] - sx[key] * sy[key]) / (n[key] * sxx[key] - sx[key] * sx[key])
-                            a = (sy[key] - b * sx[key]) / n[key]
-                            printf "%-26s a = %6.2f us  b = %6.4f us per k-tile  (%d K)\n", key, a, b, n[key] } }' "$R" |
-  sort | tee "$OUT/fit.txt"
+cupti_sweep "$OUT" "$BUILD" step07_pingpong step08_cluster_multicast step08_nocluster \
+  "step10_autotune --no-cache --config 128x128 --mode dp" "step10_nocluster --no-cache --config 128x128 --mode dp"
+cupti_fit "$OUT"

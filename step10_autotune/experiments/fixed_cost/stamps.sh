@@ -11,7 +11,8 @@
 # PREBUILT=1 skips nvcc.  Exits 3 without a GPU.
 set -u
 BUILD=${1:?usage: stamps.sh BUILD OUT}; OUT=${2:?usage: stamps.sh BUILD OUT}
-HERE=$(dirname "$0"); GAP=$HERE/../launch_gap
+HERE=$(dirname "$0")
+. "$HERE/cupti_fit.sh"
 mkdir -p "$OUT" "$BUILD/stamps"
 if [ "${PREBUILT:-0}" != 1 ]; then
   objs="$BUILD/common/args.o $BUILD/common/csv.o $BUILD/common/tma.o $BUILD/common/tune_cache.o"
@@ -36,8 +37,7 @@ PY
   done
 fi
 nvidia-smi > /dev/null 2>&1 || { echo "stamps: built in $BUILD/stamps; no GPU here"; exit 3; }
-CUDA=$(dirname "$(dirname "$(command -v nvcc)")")
-cc -O2 -shared -fPIC -I"$CUDA/include" "$GAP/kernel_times.c" -L"$CUDA/lib64" -lcupti -o "$OUT/kernel_times.so" || exit 1
+cupti_lib "$OUT" || exit 1
 S=$OUT/stamps.txt; : > "$S"
 for k in 64 4096; do
   for run in step07_pingpong step08_cluster_multicast "step10_autotune --no-cache --config 128x128 --mode dp" \
@@ -52,5 +52,5 @@ for k in 64 4096; do
     done
   done
 done
-rm -f "$OUT/k.csv" "$OUT/one.log"
+rm -f "$OUT/k.csv" "$OUT/one.log" "$OUT/kernel_times.so"
 cat "$S"

@@ -1,0 +1,44 @@
+# cupti_fit.sh — sourced (`. "$(dirname "$0")/cupti_fit.sh"`) by fixed_cost's scripts (run.sh,
+# cluster_arrive.sh, param_warm.sh, prefetch_place.sh, stamps.sh): kernels timed by CUPTI
+# (../launch_gap/kernel_times.c, an injection library), and the fixed cost per launch fitted
+# from their run times, written once here.
+
+# cupti_lib OUT: build OUT/kernel_times.so (needs CUPTI from the toolkit beside nvcc).
+cupti_lib() {
+    local cuda   # local: dash and bash both have it
+    cuda=$(dirname "$(dirname "$(command -v nvcc)")")
+    cc -O2 -shared -fPIC -I"$cuda/include" "$(dirname "$0")/../launch_gap/kernel_times.c" \
+       -L"$cuda/lib64" -lcupti -o "$1/kernel_times.so"
+}
+
+# cupti_sweep OUT BUILD RUN...: each RUN (a binary under BUILD and its flags) once at
+# 512 x 4096 x K for K = 64, 256, 1024, 4096 under CUPTI; the median run time of the step's
+# kernel and of cuBLAS's in that process (../launch_gap/launch_gap.awk), one line each,
+# "<binary> <step|cublas> <K> <us>", in OUT/runs.txt.  Exits 1 if the library does not build.
+cupti_sweep() {
+    local out=$1 build=$2 k run   # local: dash and bash both have it
+    shift 2
+    cupti_lib "$out" || exit 1
+    : > "$out/runs.txt"
+    for k in 64 256 1024 4096; do
+        for run in "$@"; do
+            # shellcheck disable=SC2086  # run is a binary and its flags
+            CUDA_INJECTION64_PATH="$out/kernel_times.so" KERNEL_TIMES_OUT="$out/k.csv" \
+              "$build"/$run --m 512 --n 4096 --k $k --no-check > "$out/one.log" 2>&1
+            awk -F, -f "$(dirname "$0")/../launch_gap/launch_gap.awk" "$out/k.csv" |
+              awk -v b="${run%% *}" -v k=$k '$1 == "step" || $1 == "cublas" { printf "%s %s %d %s\n", b, $1, k, $3 }' \
+              >> "$out/runs.txt"
+        done
+    done
+    rm -f "$out/k.csv" "$out/one.log" "$out/kernel_times.so"
+}
+
+# cupti_fit OUT: least squares of OUT/runs.txt's times on the k-tiles, t = a + b * K / 64, per
+# binary and side: a the fixed cost of a launch, b the time per k-tile; OUT/fit.txt, printed too.
+cupti_fit() {
+    awk '{ key = $1 " " $2; x = $3 / 64; n[key]++; sx[key] += x; sy[key] += $4; sxx[key] += x * x; sxy[key] += x * $4 }
+         END { for (key in n) { b = (n[key] * sxy[key] - sx[key] * sy[key]) / (n[key] * sxx[key] - sx[key] * sx[key])
+                                a = (sy[key] - b * sx[key]) / n[key]
+                                printf "%-34s a = %6.2f us  b = %6.4f us per k-tile  (%d K)\n", key, a, b, n[key] } }' \
+        "$1/runs.txt" | sort | tee "$1/fit.txt"
+}
