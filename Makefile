@@ -137,7 +137,7 @@ help:
 $(foreach d,$(STEP_DIRS),$(eval $(firstword $(subst _, ,$(d))): $(BUILD)/$(d)))
 
 # make step3 builds step 03, as make diff STEP=3 diffs it; a number with no
-# step folder (make step10) is refused in one line that lists the steps.
+# step folder (make step11) is refused in one line that lists the steps.
 # Only goals typed on the command line: no pattern rule, which would also
 # match build/stepNN_* files.
 STEP_ALIASES := $(filter-out $(addprefix step,$(STEP_IDS)) $(STEP_DIRS),$(filter step%,$(MAKECMDGOALS)))

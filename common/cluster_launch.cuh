@@ -11,7 +11,7 @@
  *   - the grid in whole clusters (gemm_persistent_grid with l->cluster);
  *   - P->walk_start = cluster_walk_table(&LAUNCH, op, grid): device memory
  *     that the step's release frees (step 10 keeps the starts in its
- *     kernel_params instead: cluster_walk_starts);
+ *     kernel_params instead: cluster_walk_params);
  *   - op->report->cluster = the cluster size (the CSV's cluster column). */
 #ifndef COMMON_CLUSTER_LAUNCH_CUH
 #define COMMON_CLUSTER_LAUNCH_CUH
@@ -97,6 +97,23 @@ static int *cluster_walk_table(const gemm_launch_desc *l, const gemm_operands *o
     CUDA_CHECK(cudaMalloc((void **)&d, bytes));
     CUDA_CHECK(cudaMemcpy(d, start, bytes, cudaMemcpyHostToDevice));
     return d;
+}
+
+/* The same walk starts into an array of the step's kernel_params (step 10: no
+ * global load at the walk's start), `cap` entries.  A grid beyond the probe's
+ * reach or the array exits 3: no GPU has that many SMs yet. */
+static void cluster_walk_params(const gemm_launch_desc *l, const gemm_operands *op, int grid, uint16_t *out,
+                                int cap)
+{
+    static int start[CLUSTER_PROBE_MAX_SMS];
+    const int clusters = grid / (l->cluster > 1 ? l->cluster : 1);
+    if (grid > CLUSTER_PROBE_MAX_SMS || clusters > cap) {
+        fprintf(stderr, "step %s: a grid of %d CTAs is more than the walk table holds (%d clusters)\n", l->step,
+                grid, cap);
+        exit(EXIT_NO_DEVICE);
+    }
+    cluster_walk_starts(l, op, grid, start);
+    for (int c = 0; c < clusters; ++c) out[c] = (uint16_t)start[c];
 }
 
 #endif

@@ -56,9 +56,9 @@ typedef struct gemm_operands gemm_operands;   /* below */
 typedef struct {
     int configs;                                   /* configurations on the menu */
     const char *(*config_name)(int c);             /* "128x128": what --config names */
-    /* (configuration, plan) candidates at these operands; their names */
-    int (*candidates)(const gemm_operands *op);
-    void (*candidate_name)(const gemm_operands *op, int i, char *buf, size_t len);
+    /* how many (configuration, plan) candidates at these operands; with buf,
+     * candidate i's name ("128x128/dp") */
+    int (*candidates)(const gemm_operands *op, int i, char *buf, size_t len);
     void (*explain)(const gemm_operands *op);      /* --explain: the model's reasons, once per run */
 } gemm_menu;
 

@@ -355,10 +355,10 @@ static int gemm_tune_cached(const gemm_run *r)
     const int rc = tune_cache_lookup(r->tune_cache, key, cand, sizeof cand, msg, sizeof msg);
     if (msg[0]) fprintf(stderr, "tuning cache: refused: %s\n", msg);
     if (rc != TUNE_CACHE_HIT) return -1;
-    const int n = menu->candidates(&r->ops[0]);
+    const int n = menu->candidates(&r->ops[0], 0, NULL, 0);
     for (int i = 0; i < n; ++i) {
         char name[64];
-        menu->candidate_name(&r->ops[0], i, name, sizeof name);
+        menu->candidates(&r->ops[0], i, name, sizeof name);
         if (strcmp(name, cand) == 0) return i;
     }
     fprintf(stderr, "tuning cache: refused: %s names '%s', not a candidate here; the model decides\n",
@@ -370,7 +370,7 @@ static int gemm_tune_cached(const gemm_run *r)
 static void gemm_tune_store(const gemm_run *r, int winner)
 {
     char key[768], name[64], msg[256];
-    r->step->menu->candidate_name(&r->ops[0], winner, name, sizeof name);
+    r->step->menu->candidates(&r->ops[0], winner, name, sizeof name);
     gemm_tune_key(r, key, sizeof key);
     if (r->o.no_cache) printf("tune: winner %s (--no-cache: not stored)\n", name);
     else if (tune_cache_store(r->tune_cache, key, name, msg, sizeof msg) == 0)
@@ -571,7 +571,7 @@ static void gemm_replan(const gemm_run *r, gemm_operands *ops, int candidate)
 
 static void gemm_tune_name(const gemm_run *r, int i, char *buf, size_t len)
 {
-    r->step->menu->candidate_name(&r->ops[0], i, buf, len);
+    r->step->menu->candidates(&r->ops[0], i, buf, len);
 }
 
 /* One candidate against cuBLAS: its ratio (cuBLAS's time / its time). */
@@ -613,7 +613,7 @@ static void gemm_tune(gemm_run *r)
 {
     const gemm_menu *menu = r->step->menu;
     if (!r->o.tune || !menu) return;
-    const int n = menu->candidates(&r->ops[0]);
+    const int n = menu->candidates(&r->ops[0], 0, NULL, 0);
     int best = -1, second = -1;
     float best_ratio = 0, second_ratio = 0;
     for (int i = 0; i < n; ++i) {

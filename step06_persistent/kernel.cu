@@ -356,7 +356,7 @@ static __device__ __forceinline__ void consumer_mainloop(consumer_ctx *cc, float
          * instead would be a WAR race: its wgmmas may still be reading when
          * TMA overwrites it.  (The alternative, wait_group(0) then release
          * slot kt, is also correct but drains the tensor-core queue every
-         * k-tile: README exercise.)  This is why a ring needs >= 2 slots.
+         * k-tile: step 05's README, exercise 3.)  This is why a ring needs >= 2 slots.
          * At a unit's first k-tile the slot to release is the previous
          * unit's last, which the drain below already handed back: nothing
          * to release then. */

@@ -166,11 +166,11 @@ static __device__ __forceinline__ void pingpong_pass_turn(int bar, int c)
 }
 
 /* ---- shared memory (common/smem_layout.h: the one layout) -------------------
- * A stage is 32-40 KiB of boxes plus its full and empty mbarriers (8 bytes
- * each); SMEM_LAYOUT_ALIGN bytes of slack round the base up to 1024, the
- * swizzle atom every box must start on (smem_layout.h says why).  The
- * --stages range is sized for the shared memory one CTA may opt in to on an
- * H100 or H200, 227 KiB (the device attribute
+ * A stage is (BM + BN) x 128 bytes of boxes (32 KiB at 128 x 128) plus
+ * its full and empty mbarriers (8 bytes each); SMEM_LAYOUT_ALIGN bytes of
+ * slack round the base up to 1024, the swizzle atom every box must start
+ * on (smem_layout.h says why).  The ring is sized for the shared memory
+ * one CTA may opt in to on an H100 or H200, 227 KiB (the device attribute
  * cudaDevAttrMaxSharedMemoryPerBlockOptin on both; CUDA C++ Programming
  * Guide, compute capability 9.0: 228 KiB per SM, 227 KiB per block).  The
  * launcher checks the requested ring against the attribute of the device it
@@ -379,7 +379,7 @@ static __device__ __forceinline__ void consumer_mainloop(consumer_ctx *cc, float
          * instead would be a WAR race: its wgmmas may still be reading when
          * TMA overwrites it.  (The alternative, wait_group(0) then release
          * slot kt, is also correct but drains the tensor-core queue every
-         * k-tile: README exercise.)  This is why a ring needs >= 2 slots.
+         * k-tile: step 05's README, exercise 3.)  This is why a ring needs >= 2 slots.
          * At a unit's first k-tile the slot to release is the previous
          * unit's last, which the drain below already handed back: nothing
          * to release then. */

@@ -71,7 +71,7 @@
  * blocks of BN/2 fp32 registers each.  The register budget decides what is
  * possible: 240 registers per consumer thread (below), ~40 of them for
  * addresses, loop state and the epilogue, leaves ~200 for accumulators
- * (with the 24 / 240 split; the default 128 x 128 tile runs with 40 / 232):
+ * (with the 24 / 240 split; a 128 x 128 tile runs with 40 / 232):
  *   128 x 256  256 accumulators: does not fit (step 06 needed two WGs for it)
  *   128 x 192  192 accumulators: fits (QuACK's 128 x 208 shows N need not be
  *              a power of two; BN must be a multiple of the 64-column
@@ -81,9 +81,9 @@
  *              each k16 wgmma depends on the previous one: a single
  *              warpgroup then cannot keep the tensor cores busy (measured
  *              0.54x cuBLAS).  Two m64 blocks give two independent chains.
- * Measured (NOTES.md): 128 x 128 is the default; 128 x 192 is faster where
- * its tiles divide the grid of SMs well (8192^3) and slower where they do
- * not (4096^3: 704 tiles = 5.3 per SM, so some SMs run 6).
+ * Measured in step 07 (its NOTES.md): 128 x 192 is 8% slower than 128 x 128
+ * where its tiles divide the grid of SMs badly (4096^3: 704 tiles = 5.3 per
+ * SM, so some SMs run 6) and not clearly faster where they divide well (8192^3).
  *   make step08 BUILD=build/v NVCC_EXTRA="-DBN=192"   (the register split follows) */
 #ifndef WG_M_BLOCKS
 #define WG_M_BLOCKS 2
@@ -179,11 +179,11 @@ static __device__ __forceinline__ void pingpong_pass_turn(int bar, int c)
 }
 
 /* ---- shared memory (common/smem_layout.h: the one layout) -------------------
- * A stage is 32-40 KiB of boxes plus its full and empty mbarriers (8 bytes
- * each); SMEM_LAYOUT_ALIGN bytes of slack round the base up to 1024, the
- * swizzle atom every box must start on (smem_layout.h says why).  The
- * --stages range is sized for the shared memory one CTA may opt in to on an
- * H100 or H200, 227 KiB (the device attribute
+ * A stage is (BM + BN) x 128 bytes of boxes (32 KiB at 128 x 128) plus
+ * its full and empty mbarriers (8 bytes each); SMEM_LAYOUT_ALIGN bytes of
+ * slack round the base up to 1024, the swizzle atom every box must start
+ * on (smem_layout.h says why).  The ring is sized for the shared memory
+ * one CTA may opt in to on an H100 or H200, 227 KiB (the device attribute
  * cudaDevAttrMaxSharedMemoryPerBlockOptin on both; CUDA C++ Programming
  * Guide, compute capability 9.0: 228 KiB per SM, 227 KiB per block).  The
  * launcher checks the requested ring against the attribute of the device it
@@ -419,7 +419,7 @@ static __device__ __forceinline__ void consumer_mainloop(consumer_ctx *cc, float
          * instead would be a WAR race: its wgmmas may still be reading when
          * TMA overwrites it.  (The alternative, wait_group(0) then release
          * slot kt, is also correct but drains the tensor-core queue every
-         * k-tile: README exercise.)  This is why a ring needs >= 2 slots.
+         * k-tile: step 05's README, exercise 3.)  This is why a ring needs >= 2 slots.
          * At a unit's first k-tile the slot to release is the previous
          * unit's last, which the drain below already handed back: nothing
          * to release then. */

@@ -1,10 +1,10 @@
-/* step09_stream_k — stream-K: every SM gets a share of the MAC loop,
- * whatever the shape; a tile cut between clusters is finished through
- * global memory.
+/* step10_autotune — one kernel, a menu of tiles, and a chooser: no tile
+ * wins on every shape, so step 09's kernel is compiled at four tiles and
+ * a model (chooser.h) or a measurement (--tune) picks one per shape.
  *
  *   D[M x N] = A[M x K] . B[N x K]^T    bf16 in, fp32 accumulate, bf16 out
  *
- * Concept.  Whole tiles leave SMs idle when the tile count is not a
+ * Step 09's kernel.  Whole tiles leave SMs idle when the tile count is not a
  * multiple of the SM count (64 tiles on 132 SMs: 68 idle all along).
  * Stream-K (Osama et al., PPoPP 2023) deals out k-tiles: the streamed tiles'
  * (tile, k-tile) iterations, cut into one contiguous range per UNIT, equal
@@ -20,24 +20,21 @@
  * 08's walk and launch unchanged.  Pingpong stays: writers never wait, an
  * owner waits between its two turns (README.md, "Why pingpong survives").
  *
- * What changed from step 08 (clusters sharing A, whole tiles):
+ * What changed from step 09 (one tile, set when it compiles):
  *
- *   step 08                               step 09
+ *   step 09                               step 10
  *   ------------------------------------  ---------------------------------------
- *   cluster c walks cluster tiles         sk_walk of unit walk_start[c]: pieces
- *   walk_start[c], + #clusters            (k-ranges), then whole tiles as 08
- *   mainloop over k-tiles 0 .. KT         over the piece's [k_begin, k_end)
- *   partner skips KT k-tiles              skips the partner's piece
- *   every tile ends in an epilogue        fixup_piece: a writer stores and
- *                                         flags, an owner waits and adds
- *   cluster launch                        + cooperative when the plan streams
+ *   -DWG_M_BLOCKS, -DBN: one tile         the tile a template parameter: the menu
+ *   pingpong                              + 128x256c, cooperative, sharing B
+ *   walk starts in device memory          in kernel_params
+ *   --mode picks the plan                 the chooser picks tile and plan
  *
  * Build and run (sm_90a only):
- *   make step09
- *   ./build/step09_stream_k --m 1024 --n 1024 --k 14336 --mode sk
- *   ./build/step09_stream_k --m 256 --n 256 --k 256 --exact --mode sk
- *   make DEBUG=1 step09 && ./build/debug/step09_stream_k --m 1024 --n 1024 --k 14336 --plant-bug 5
- *   make diff STEP=9
+ *   make step10
+ *   ./build/step10_autotune --m 1024 --n 1024 --k 1024 --explain --no-cache
+ *   ./build/step10_autotune --m 2560 --n 2560 --k 2560 --tune --no-cache
+ *   make DEBUG=1 step10 && ./build/debug/step10_autotune --m 1024 --n 1024 --k 14336 --config 128x256c --mode sk --plant-bug 5
+ *   make diff STEP=10
  */
 #include <cuda.h>
 
@@ -62,7 +59,7 @@
  * blocks of BN/2 fp32 registers each.  The register budget decides what is
  * possible: 240 registers per consumer thread (below), ~40 of them for
  * addresses, loop state and the epilogue, leaves ~200 for accumulators
- * (with the 24 / 240 split; the default 128 x 128 tile runs with 40 / 232):
+ * (with the 24 / 240 split; a 128 x 128 tile runs with 40 / 232):
  *   128 x 256  256 accumulators: does not fit (step 06 needed two WGs for it)
  *   128 x 192  192 accumulators: fits (QuACK's 128 x 208 shows N need not be
  *              a power of two; BN must be a multiple of the 64-column
@@ -72,9 +69,9 @@
  *              each k16 wgmma depends on the previous one: a single
  *              warpgroup then cannot keep the tensor cores busy (measured
  *              0.54x cuBLAS).  Two m64 blocks give two independent chains.
- * Measured (NOTES.md): 128 x 128 is the default; 128 x 192 is faster where
- * its tiles divide the grid of SMs well (8192^3) and slower where they do
- * not (4096^3: 704 tiles = 5.3 per SM, so some SMs run 6).
+ * Measured in step 07 (its NOTES.md): 128 x 192 is 8% slower than 128 x 128
+ * where its tiles divide the grid of SMs badly (4096^3: 704 tiles = 5.3 per
+ * SM, so some SMs run 6) and not clearly faster where they divide well (8192^3).
  * Step 10 runs a menu of tiles: WG_M_BLOCKS, BN and TILE_WGS (1: pingpong; 2:
  * step 06's COOPERATIVE 128 x 256, see consumer_tiles) are the template parameters
  * of every function that depends on the tile; the macros expand there. */
@@ -101,7 +98,7 @@ static __device__ __forceinline__ void wgmma_tile_k16(float (&acc)[N_ACC], uint6
 /* ---- the cluster -------------------------------------------------------------
  * Two CTAs side by side along N share the A box: each loads A_HALF_ROWS of
  * its BM rows and multicasts them.  Sharing B instead (clusters along M)
- * measured within 2%, A ahead on the large shapes (NOTES.md).  Every CTA
+ * measured within 2%, A ahead on the large shapes (step 08's NOTES.md).  Every CTA
  * still receives the whole stage, STAGE_BYTES, into its own shared memory. */
 #define CLUSTER_SIZE 2
 #define CLUSTER_MASK ((uint16_t)((1u << CLUSTER_SIZE) - 1))   /* multicast to both CTAs */
@@ -166,11 +163,11 @@ static __device__ __forceinline__ void pingpong_pass_turn(int bar, int c)
 }
 
 /* ---- shared memory (common/smem_layout.h: the one layout) -------------------
- * A stage is 32-40 KiB of boxes plus its full and empty mbarriers (8 bytes
- * each); SMEM_LAYOUT_ALIGN bytes of slack round the base up to 1024, the
- * swizzle atom every box must start on (smem_layout.h says why).  The
- * --stages range is sized for the shared memory one CTA may opt in to on an
- * H100 or H200, 227 KiB (the device attribute
+ * A stage is (BM + BN) x 128 bytes of boxes (32 KiB at 128 x 128) plus
+ * its full and empty mbarriers (8 bytes each); SMEM_LAYOUT_ALIGN bytes of
+ * slack round the base up to 1024, the swizzle atom every box must start
+ * on (smem_layout.h says why).  The ring is sized for the shared memory
+ * one CTA may opt in to on an H100 or H200, 227 KiB (the device attribute
  * cudaDevAttrMaxSharedMemoryPerBlockOptin on both; CUDA C++ Programming
  * Guide, compute capability 9.0: 228 KiB per SM, 227 KiB per block).  The
  * launcher checks the requested ring against the attribute of the device it
@@ -179,7 +176,7 @@ static __device__ __forceinline__ void pingpong_pass_turn(int bar, int c)
  * The D buffers are the epilogue's alone: the A/B ring is being refilled with
  * the next tile's k-tiles while the epilogue runs, so it cannot double as
  * the output staging area the way it could in a one-tile-per-CTA kernel. */
-#define SMEM_CONFIG {A_STAGE_BYTES, B_STAGE_BYTES, EPI_BYTES}   /* D: 2 x 8 KiB, shared in turns */
+#define SMEM_CONFIG {A_STAGE_BYTES, B_STAGE_BYTES, EPI_BYTES}   /* D: 2 x 8 KiB in turns (cooperative: 2 each) */
 /* 2: the release runs one k-tile late (wgmma_wait_group(1) below), so one slot
  * is always held by the wgmmas in flight and the producer needs another. */
 #define MIN_STAGES 2
@@ -197,7 +194,7 @@ static_assert(EPI_COLS * 2 == WGMMA_SW128_ROW_BYTES, "an epilogue row must be on
 /* ---- stream-K: the plan and the workspace ---------------------------------------
  * The workspace is the harness's, zeroed once (flags hold the launch number:
  * never reset).  A partial: a warpgroup's accumulators in register order,
- * 64 KiB per CTA (cooperative: per warpgroup) in slot sk_part_slot; the owner's CTA r
+ * BM x BN fp32 per CTA (cooperative: half each) in slot sk_part_slot; the owner's CTA r
  * reads the writers' CTA r: the same tile, the same fragment layout. */
 typedef struct {
     sk_plan plan;
@@ -206,7 +203,7 @@ typedef struct {
     uint32_t epoch;        /* this launch's number, 1, 2, ... */
 } stream_k_params;
 #define PARTIAL_F4 (WG_M_BLOCKS * ACC_REGS / 4)           /* float4 per thread */
-#define PARTIAL_BYTES (PARTIAL_F4 * WG_THREADS * 16)      /* 64 KiB */
+#define PARTIAL_BYTES (PARTIAL_F4 * WG_THREADS * 16)      /* 64 KiB at 128 x 128 */
 
 /* ---- the kernel's parameters: one struct, written once ----------------------
  * Everything a launch needs, built by the host once per input set (prepare,
@@ -389,6 +386,8 @@ static __device__ __forceinline__ void producer_load_tile(const kernel_params *P
 template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static __device__ __forceinline__ void producer_load_tiles(const kernel_params *P, producer_ctx *pc)
 {
+    tma_prefetch_map(&P->map_a);
+    tma_prefetch_map(&P->map_b);
 #ifdef COURSE_DEBUG
     if (PLANTED(pc->plant_bug, BUG_PRODUCER_PHASE0)) pc->write_state.phase = 0;   /* the classic: first acquire never passes */
 #endif
@@ -409,7 +408,7 @@ static __device__ __forceinline__ void producer_load_tiles(const kernel_params *
 
 /* release, in a cluster: "done reading slot s" to both producers that write
  * it, ours (a local arrive) and the partner's (a remote arrive; its default
- * semantics suffice for this WAR hand-off, NOTES.md).  `remote` is 1 except
+ * semantics suffice for this WAR hand-off, step 08's NOTES.md).  `remote` is 1 except
  * for the DEBUG build's planted bug. */
 static __device__ __forceinline__ void consumer_release_cluster(uint64_t *empty, uint32_t slot,
                                                                 uint32_t peer, int remote)
@@ -479,7 +478,7 @@ static __device__ __forceinline__ void consumer_mainloop(consumer_ctx *cc, float
          * instead would be a WAR race: its wgmmas may still be reading when
          * TMA overwrites it.  (The alternative, wait_group(0) then release
          * slot kt, is also correct but drains the tensor-core queue every
-         * k-tile: README exercise.)  This is why a ring needs >= 2 slots.
+         * k-tile: step 05's README, exercise 3.)  This is why a ring needs >= 2 slots.
          * At a unit's first k-tile the slot to release is the previous
          * unit's last, which the drain below already handed back: nothing
          * to release then. */
@@ -546,7 +545,7 @@ static __device__ __forceinline__ void epilogue_store_subtile(const kernel_param
 }
 
 /* ---- epilogue: accumulators -> bf16 -> swizzled smem -> TMA store -----------
- * The two D buffers are shared with the partner, in turns (consumer_tiles
+ * Two D buffers, shared with the partner in turns (cooperative: a pair each; consumer_tiles
  * takes the turn around this call). */
 template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static __device__ __forceinline__ void epilogue_store(const kernel_params *P, consumer_ctx *cc,
@@ -638,12 +637,12 @@ static __device__ __forceinline__ void consumer_tiles(const kernel_params *P, co
         cc->release_state = cc->read_state;
 
         /* The fixup, outside both turns: neither a writer's store nor an
-         * owner's wait holds a barrier the partner needs (README.md); a
+         * owner's wait holds a barrier the partner needs (step 09's README); a
          * writer then takes its epilogue turn and passes it unused. */
         const int writes = fixup_piece<WG_M_BLOCKS, BN, TILE_WGS>(P, cc, acc, &u);
         if (writes || sk_unit_waits(&P->sk.plan, &u)) CLOCK_SPAN(cc->clk, cc->leader, TP_FIXUP, u.tile);
 
-        /* The epilogue runs under the partner's mainloop, in its own turn. */
+        /* The epilogue runs under the partner's mainloop, in its own turn (pingpong). */
         if (TILE_WGS == 1) pingpong_wait_turn(BAR_EPI, cc->c, "pingpong epilogue");
         CLOCK_SPAN(cc->clk, cc->leader, TP_CONSUMER_WAIT, cc->reads);
         if (cluster_unit_stores(&P->sched, &u) && !writes)   /* padding tiles and writers: nothing to store */
@@ -663,7 +662,7 @@ static __device__ __forceinline__ void consumer_tiles(const kernel_params *P, co
  *     completes when that arrival happened AND the tx-count is back to 0,
  *     i.e. every byte the producer announced has landed.  The TMA unit is
  *     not a thread and does not arrive.
- *   empty[s] = 2: in each CTA one consumer warpgroup reads slot s (the
+ *   empty[s] = 2 (cooperative: 4): per CTA one warpgroup (or both) reads slot s (the
  *     same ring position: both CTAs walk the same cluster tiles), and one
  *     thread of it (thread 0) arrives on its own CTA's empty[s] and on
  *     the partner's, after the wgmma.wait_group that proved the
@@ -702,7 +701,6 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
     const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x / WG_THREADS, 0);
     const uint32_t rank = cluster_ctarank();   /* 0 or 1: which tile and which half of A */
 
-    if (threadIdx.x == 0) { tma_prefetch_map(&P->map_a); tma_prefetch_map(&P->map_b); }   /* the fetch overlaps the set-up (NOTES.md, "Small shapes") */
     barriers_init<TILE_WGS>(&sm, P->stages);
     /* Nobody waits on, arrives at or TMA-signals an uninitialized barrier,
      * in this CTA or the partner's: the cluster-wide __syncthreads, its
@@ -855,11 +853,7 @@ static step_plan *config_prepare(const gemm_operands *op, const menu_config *m)
     const int units = gemm_persistent_grid(m->launch, op, 1 << 28) / CLUSTER_SIZE;
     P->sk.plan = sk_plan_make(P->sched.sched.num_tiles, P->k_tiles, units, op->mode);
     p->grid = P->sk.plan.units * CLUSTER_SIZE;
-    static int start[CLUSTER_PROBE_MAX_SMS];
-    if (p->grid > CLUSTER_PROBE_MAX_SMS)   /* walk_start's size; no GPU has that many SMs yet */
-        { fprintf(stderr, "step10: more than %d SMs\n", CLUSTER_PROBE_MAX_SMS); exit(EXIT_NO_DEVICE); }
-    cluster_walk_starts(m->launch, op, p->grid, start);
-    for (int c = 0; c < p->grid / CLUSTER_SIZE; ++c) P->walk_start[c] = (uint16_t)start[c];
+    cluster_walk_params(m->launch, op, p->grid, P->walk_start, (int)(sizeof P->walk_start / sizeof P->walk_start[0]));
     p->workspace = P->sk.plan.sk_tiles ? p->grid * TILE_WGS * (PARTIAL_BYTES + sizeof(uint32_t)) : 0;
     p->launch = m->launch;
     op->report->cluster = CLUSTER_SIZE;
@@ -913,17 +907,13 @@ static int menu_estimates(const gemm_operands *op, chooser_estimate *e)
 
 static const char *menu_config_name(int c) { return MENU[c].c.name; }
 
-static void menu_candidate_name(const gemm_operands *op, int i, char *buf, size_t len)
+/* How many candidates; with buf, candidate i's name. */
+static int menu_candidates(const gemm_operands *op, int i, char *buf, size_t len)
 {
     chooser_estimate e[CHOOSER_MAX_CANDIDATES];
-    menu_estimates(op, e);
-    snprintf(buf, len, "%s/%s", MENU[e[i].config].c.name, chooser_plan_name(&e[i]));
-}
-
-static int menu_candidates(const gemm_operands *op)
-{
-    chooser_estimate e[CHOOSER_MAX_CANDIDATES];
-    return menu_estimates(op, e);
+    const int n = menu_estimates(op, e);
+    if (buf) snprintf(buf, len, "%s/%s", MENU[e[i].config].c.name, chooser_plan_name(&e[i]));
+    return n;
 }
 
 /* --explain: every candidate's reasons, then the model's choice. */
@@ -957,7 +947,7 @@ static void *step_prepare(const gemm_operands *op)
 
 int main(int argc, char **argv)
 {
-    static const gemm_menu menu = {MENU_SIZE, menu_config_name, menu_candidates, menu_candidate_name, menu_explain};
+    static const gemm_menu menu = {MENU_SIZE, menu_config_name, menu_candidates, menu_explain};
     char summary[320] = "autotuned GEMM: step 09's kernel (clusters of 2 sharing A, B for 128x256c; stream-K) at a menu of tiles:";
     for (int c = 0; c < MENU_SIZE; ++c) strcat(strcat(summary, " "), MENU[c].c.name);   /* 320: room to spare */
     strcat(summary, "; chosen by a model, the cache or --tune");

@@ -4,6 +4,8 @@
 # compares a claim with the thing it describes.
 #   * every step README has the course's section order: What changed, Code
 #     tour, Results, Exercises, What's next
+#   * every stepNN_name/kernel.cu opens with its own step's header: its name,
+#     "What changed from step NN-1", make stepNN, and only its own binary and diff
 #   * a README that gives the size of a `make diff STEP=NN` ("(N lines)")
 #     gives the size make diff prints
 #   * README.md's table of planted bugs lists, per step, exactly the bugs its
@@ -54,6 +56,30 @@ cat "${TMPDIR:-/tmp}/claims.diff.$$"
 grep -q FAILED "${TMPDIR:-/tmp}/claims.diff.$$" && fail=1
 grep -q . "${TMPDIR:-/tmp}/claims.diff.$$" || ok "no README quotes a make diff size that could go stale"
 rm -f "${TMPDIR:-/tmp}/claims.diff.$$"
+
+# ---- each kernel.cu's header is its own step's ---------------------------------------
+# The block comment that opens stepNN_name/kernel.cu names that folder, says what changed
+# from step NN-1 (step 01: that it is the first), and builds, runs and diffs this step
+# (make stepNN; any ./build/[debug/]stepNN_name and make diff STEP=N it names are its
+# own): a header copied with its kernel from the step before would name the wrong step.
+for d in step[0-9]*_*/; do
+    d=${d%/}; s=${d#step}; s=${s%%_*}; n=$(echo "$s" | sed 's/^0*//')
+    hdr=$(awk '{ print } /\*\// { exit }' "$d/kernel.cu")
+    why=""
+    echo "$hdr" | head -n1 | grep -q "^/\* $d — " || why="$why; its first line does not open with '/* $d — '"
+    if [ "$n" = 1 ]; then want="What changed from the previous step: this is the first step"
+    else want="What changed from step $(printf %02d $((n - 1)))"; fi
+    echo "$hdr" | grep -qF "$want" || why="$why; no '$want'"
+    echo "$hdr" | grep -q "^ \*   make step$s\( \|\$\)" || why="$why; no ' *   make step$s' line"
+    others=$(echo "$hdr" | grep -o 'make diff STEP=[0-9]*' | grep -v "STEP=0*$n\$" | sort -u | tr '\n' ' ')
+    [ -z "$others" ] || why="$why; it diffs another step: $others"
+    others=$(echo "$hdr" | grep -o '\./build/\(debug/\)\{0,1\}step[0-9][0-9]*_[a-z_]*' | grep -v "/$d\$" | sort -u | tr '\n' ' ')
+    [ -z "$others" ] || why="$why; it runs another step's binary: $others"
+    others=$(echo "$hdr" | grep -o 'make \(DEBUG=1 \)\{0,1\}step[0-9][0-9]*' | grep -v "step$s\$" | sort -u | tr '\n' ' ')
+    [ -z "$others" ] || why="$why; it builds another step: $others"
+    if [ -z "$why" ]; then ok "$d/kernel.cu: its header names step $s, what changed and its build lines"
+    else bad "$d/kernel.cu: header" "${why#; }"; fi
+done
 
 # ---- planted bugs ----------------------------------------------------------------
 # bug numbers by name, from common/debug.cuh's enums (BUG_NAME = N)
