@@ -155,7 +155,7 @@ static int parse_mode(int flag, const char *a, const args_limits *lim, args_opti
 {
     (void)flag;
     if (!lim->has_mode) {
-        snprintf(msg, len, "--mode: this step has no stream-K schedule; --mode is a flag of steps 09 and 10");
+        snprintf(msg, len, "--mode: this step has no stream-K schedule; --mode is a flag of step 09 and step 10");
         return ARGS_BAD;
     }
     if (strcmp(a, "auto") == 0) o->mode = GEMM_MODE_AUTO;
