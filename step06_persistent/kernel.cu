@@ -75,7 +75,7 @@
 /* ---- tile shape ------------------------------------------------------------
  * 128 x 256 x 64 per tile: two consumer warpgroups, each owning a 64 x 256
  * block of D = one m64n256k16 accumulator, 128 fp32 registers per thread.
- * Why this shape (README.md, "Choosing the tile"):
+ * Why this shape (step 05's README.md, "Choosing the tile"):
  *   - n256 is the widest wgmma: per k16 step a warpgroup reads 2 KiB of A and
  *     8 KiB of B for 64x256x16 MACs, and the two consumers share the B tile,
  *     so shared-memory traffic per MAC is the lowest available;

@@ -32,7 +32,7 @@
  *   tile 128 x 256, 64 rows per WG        tile 128 x 128 per warpgroup: two
  *                                         m64n128 accumulators (tile shape below)
  *   both WGs walk every tile              WG c takes every other tile:
- *                                         tile_walk_advance(c), then (2)
+ *                                         skip_unit: WG 1 skips 0's first, then each skips the other's
  *   read state: every k-tile              read state: skips the partner's KT
  *                                         (pipeline_advance_by)
  *   empty[s] count 2 (both WGs read)      empty[s] count 1 (one WG reads a slot)

@@ -11,7 +11,7 @@
 
 /* ---- the fitted constants, eleven, on the H100 (experiments/fit_chooser.py; NOTES.md, "The model") */
 #define CHOOSER_T0_US 7.98             /* launch, pipeline fill, the last tile's epilogue */
-#define CHOOSER_L2_GBS 13201.0         /* L2 -> SM bytes per us, all SMs together (GB/s) */
+#define CHOOSER_L2_GBS 13201.0         /* L2 -> SM bandwidth, all SMs together, GB/s (x 1e3: bytes per us) */
 #define CHOOSER_MISALIGNED 1.876       /* L2 cost of a k-tile when K % 64 != 0 */
 #define CHOOSER_SK_SCATTER 1.067       /* textbook stream-K's k-tile, against a whole tile's */
 #define CHOOSER_POWER 0.193            /* k-tile time lost at the power cap ... */
