@@ -1,7 +1,7 @@
 # The course's one entry point.  `make help` lists the targets.
 #
 # Overrides:  CUDA_HOME=/usr/local/cuda   ARCH_BASE=... (steps 01-04)
-#             ARCH_90A=... (steps 05-07)  DEBUG=1 (bounded waits that diagnose hangs)
+#             ARCH_90A=... (steps 05-10)  DEBUG=1 (bounded waits that diagnose hangs)
 #             BUILD=build                 NVCC_EXTRA="-Xptxas -v"
 #             CC_EXTRA=... (gcc, common/*.c and the test runner; e.g. -DTMA_L2_PROMOTION=256, common/tma.c)
 #             BENCH=all|quick|stream|gemm (make bench's sweep)
