@@ -30,11 +30,6 @@ if [ "${PREBUILT:-0}" != 1 ]; then
   variant_build release "$BUILD/release/kernel.cu" "$BUILD/release/step10_autotune"
 fi
 variant_need_gpu cluster_arrive "$BUILD/release/step10_autotune"
-F="--no-cache --config 128x128 --mode dp"
-cupti_sweep "$OUT" "$BUILD" "step10_autotune $F" "release/step10_autotune $F"
-cupti_fit "$OUT"
-L=$OUT/rounds.txt; : > "$L"
-variant_rotated_rounds "$L" 3 "$BUILD" "512x512x512 1024x1024x1024 512x4096x4096 512x4096x14336 1024x4096x4096 2048x2048x2048 4096x4096x4096 1024x1024x14336" \
-  "step10_autotune --no-cache" "release/step10_autotune --no-cache"
+fixed_cost_ab "$OUT" "$BUILD" "512x512x512 1024x1024x1024 512x4096x4096 512x4096x14336 1024x4096x4096 2048x2048x2048 4096x4096x4096 1024x1024x14336" release
 variant_checks "$BUILD/step10_autotune" "$OUT/checks.txt" 64x128 128x128 128x192 128x256c
 grep -c "check ok" "$OUT/checks.txt" | sed 's/^/checks ok: /'

@@ -1,7 +1,7 @@
 # cupti_fit.sh — sourced (`. "$(dirname "$0")/cupti_fit.sh"`) by fixed_cost's scripts (run.sh,
-# cluster_arrive.sh, param_warm.sh, prefetch_place.sh, stamps.sh): kernels timed by CUPTI
-# (../launch_gap/kernel_times.c, an injection library), and the fixed cost per launch fitted
-# from their run times, written once here.
+# cluster_arrive.sh, param_warm.sh, prefetch_place.sh, store_tail.sh, stamps.sh): kernels timed by
+# CUPTI (../launch_gap/kernel_times.c, an injection library), the fixed cost per launch fitted
+# from their run times, and the tree against patched builds (fixed_cost_ab), written once here.
 
 # cupti_lib OUT: build OUT/kernel_times.so (needs CUPTI from the toolkit beside nvcc).
 cupti_lib() {
@@ -41,4 +41,26 @@ cupti_fit() {
                                 a = (sy[key] - b * sx[key]) / n[key]
                                 printf "%-34s a = %6.2f us  b = %6.4f us per k-tile  (%d K)\n", key, a, b, n[key] } }' \
         "$1/runs.txt" | sort | tee "$1/fit.txt"
+}
+
+# fixed_cost_ab OUT BUILD "SHAPES" VARIANT...: the tree's step 10 (BUILD/step10_autotune) against
+# each VARIANT (a folder of BUILD holding a patched step10_autotune): cupti_sweep and cupti_fit
+# of all of them at 128x128/dp, then 3 rounds of the model's picks at SHAPES (MxNxK), alternated
+# with the order rotated (OUT/rounds.txt; variant.sh's variant_rotated_rounds, sourced first).
+fixed_cost_ab() {
+    local out=$1 build=$2 shapes=$3 f="--no-cache --config 128x128 --mode dp" n v   # local: dash and bash both have it
+    shift 3
+    n=$#
+    for v in "$@"; do set -- "$@" "$v/step10_autotune"; done
+    shift "$n"
+    n=$#
+    for v in "$@"; do set -- "$@" "$v $f"; done
+    shift "$n"
+    cupti_sweep "$out" "$build" "step10_autotune $f" "$@"
+    cupti_fit "$out"
+    n=$#
+    for v in "$@"; do set -- "$@" "${v%% *} --no-cache"; done
+    shift "$n"
+    : > "$out/rounds.txt"
+    variant_rotated_rounds "$out/rounds.txt" 3 "$build" "$shapes" "step10_autotune --no-cache" "$@"
 }

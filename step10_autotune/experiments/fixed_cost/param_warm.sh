@@ -20,11 +20,11 @@ if [ "${PREBUILT:-0}" != 1 ]; then
   python3 - step10_autotune/kernel.cu "$BUILD/warm/kernel.cu" <<'PY' || exit 1
 import sys
 s = open(sys.argv[1]).read()
-a = '    if (threadIdx.x == 0) { tma_prefetch_map(&P->map_a); tma_prefetch_map(&P->map_b); }'
+a = '    barriers_init<TILE_WGS>(&sm, P->stages);\n'
 b = '    cluster_sync_after_init();\n'
 if s.count(a) != 1 or s.count(b) != 1:
     sys.exit("param_warm: kernel.cu changed; the patch no longer applies")
-i = s.index(a); j = s.index('\n', i) + 1
+j = s.index(a)
 s = s[:j] + ('    const int warm_line = (int)threadIdx.x - 32;   /* experiment: one int of every 64-byte line */\n'
              '    int warm = 0;\n'
              '    if (warm_line >= 0 && warm_line < (int)(sizeof(kernel_params) / 64)) warm = ((const int *)P)[16 * warm_line];\n') + s[j:]
@@ -34,11 +34,6 @@ PY
   variant_build warm "$BUILD/warm/kernel.cu" "$BUILD/warm/step10_autotune"
 fi
 variant_need_gpu param_warm "$BUILD/warm/step10_autotune"
-F="--no-cache --config 128x128 --mode dp"
-cupti_sweep "$OUT" "$BUILD" "step10_autotune $F" "warm/step10_autotune $F"
-cupti_fit "$OUT"
-L=$OUT/rounds.txt; : > "$L"
-variant_rotated_rounds "$L" 3 "$BUILD" "512x512x512 1024x1024x1024 512x4096x4096 512x4096x14336 1024x4096x4096 2048x2048x2048 4096x4096x4096" \
-  "step10_autotune --no-cache" "warm/step10_autotune --no-cache"
+fixed_cost_ab "$OUT" "$BUILD" "512x512x512 1024x1024x1024 512x4096x4096 512x4096x14336 1024x4096x4096 2048x2048x2048 4096x4096x4096" warm
 variant_checks "$BUILD/warm/step10_autotune" "$OUT/checks.txt" 64x128 128x128 128x192 128x256c
 grep -c "check ok" "$OUT/checks.txt" | sed 's/^/checks ok: /'

@@ -22,13 +22,9 @@ mkdir -p "$OUT" "$BUILD"
 . "$HERE/cupti_fit.sh"
 if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step07 step08 step10 BUILD="$BUILD" || exit 1
-  objs="$BUILD/common/args.o $BUILD/common/csv.o $BUILD/common/tma.o $BUILD/common/tune_cache.o"
   for d in step08_cluster_multicast step10_autotune; do
-    src=$BUILD/${d}_nocluster.cu
-    variant_no_cluster fixed_cost "$d/kernel.cu" "$src"
-    # shellcheck disable=SC2086  # objs is a list of words
-    nvcc -O3 -std=c++17 -Icommon -I"$d" -DGIT_REV="\"${d%%_*}_nocluster\"" -gencode=arch=compute_90a,code=sm_90a \
-         "$src" $objs -lcublas -lcudart -ldl -o "$BUILD/${d%%_*}_nocluster" || exit 1
+    variant_no_cluster fixed_cost "$d/kernel.cu" "$BUILD/${d}_nocluster.cu"
+    variant_build "${d%%_*}_nocluster" "$BUILD/${d}_nocluster.cu" "$BUILD/${d%%_*}_nocluster" -I"$d"
   done
 fi
 nvidia-smi > /dev/null 2>&1 || { echo "fixed_cost: built in $BUILD; no GPU here"; exit 3; }

@@ -12,10 +12,10 @@
 set -u
 BUILD=${1:?usage: stamps.sh BUILD OUT}; OUT=${2:?usage: stamps.sh BUILD OUT}
 HERE=$(dirname "$0")
+. "$HERE/../variant.sh"
 . "$HERE/cupti_fit.sh"
 mkdir -p "$OUT" "$BUILD/stamps"
 if [ "${PREBUILT:-0}" != 1 ]; then
-  objs="$BUILD/common/args.o $BUILD/common/csv.o $BUILD/common/tma.o $BUILD/common/tune_cache.o"
   for s in step07_pingpong:step07_pingpong/kernel.cu step08_cluster_multicast:step08_cluster_multicast/kernel.cu \
            step10_autotune:step10_autotune/kernel.cu \
            step10_nocluster:$BUILD/step10_autotune_nocluster.cu; do
@@ -31,9 +31,7 @@ if s.count(clock) != 1 or s.count(wg) != 1:
 s = s.replace(clock, "").replace(wg, wg + "    trace_clock clk = trace_clock_start(P->trace, wg, traced);   /* experiment: from entry */\n")
 open(sys.argv[2], "w").write(s)
 PY
-    # shellcheck disable=SC2086  # objs is a list of words
-    nvcc -O3 -std=c++17 -Icommon -I"$d" -DGIT_REV="\"${name}_stamps\"" -gencode=arch=compute_90a,code=sm_90a \
-         "$BUILD/stamps/$name.cu" $objs -lcublas -lcudart -ldl -o "$BUILD/stamps/$name" || exit 1
+    variant_build "${name}_stamps" "$BUILD/stamps/$name.cu" "$BUILD/stamps/$name" -I"$d"
   done
 fi
 nvidia-smi > /dev/null 2>&1 || { echo "stamps: built in $BUILD/stamps; no GPU here"; exit 3; }

@@ -17,13 +17,9 @@ mkdir -p "$OUT" "$BUILD"
 . "$(dirname "$0")/../variant.sh"
 if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step07 step08 step09 step10 BUILD="$BUILD" || exit 1
-  objs="$BUILD/common/args.o $BUILD/common/csv.o $BUILD/common/tma.o $BUILD/common/tune_cache.o"
   for d in step08_cluster_multicast step09_stream_k step10_autotune; do
-    src=$BUILD/${d}_nocluster.cu
-    variant_no_cluster m512_chain "$d/kernel.cu" "$src"
-    # shellcheck disable=SC2086  # objs is a list of words
-    nvcc -O3 -std=c++17 -Icommon -I"$d" -DGIT_REV="\"${d%%_*}_nocluster\"" -gencode=arch=compute_90a,code=sm_90a \
-         "$src" $objs -lcublas -lcudart -ldl -o "$BUILD/${d%%_*}_nocluster" || exit 1
+    variant_no_cluster m512_chain "$d/kernel.cu" "$BUILD/${d}_nocluster.cu"
+    variant_build "${d%%_*}_nocluster" "$BUILD/${d}_nocluster.cu" "$BUILD/${d%%_*}_nocluster" -I"$d"
   done
 fi
 nvidia-smi > /dev/null 2>&1 || { echo "m512_chain: built in $BUILD; no GPU here"; exit 3; }
