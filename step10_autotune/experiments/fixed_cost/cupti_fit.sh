@@ -12,7 +12,7 @@ cupti_lib() {
 }
 
 # cupti_sweep OUT BUILD RUN...: each RUN (a binary under BUILD and its flags) once at
-# 512 x 4096 x K for K = 64, 256, 1024, 4096 under CUPTI; the median run time of the step's
+# 512 x 4096 x K for K = 64, 256, 1024, 4096 (SWEEP_M, SWEEP_N: another M x N) under CUPTI; the median run time of the step's
 # kernel and of cuBLAS's in that process (../launch_gap/launch_gap.awk), one line each,
 # "<binary> <step|cublas> <K> <us>", in OUT/runs.txt.  Exits 1 if the library does not build.
 cupti_sweep() {
@@ -24,7 +24,7 @@ cupti_sweep() {
         for run in "$@"; do
             # shellcheck disable=SC2086  # run is a binary and its flags
             CUDA_INJECTION64_PATH="$out/kernel_times.so" KERNEL_TIMES_OUT="$out/k.csv" \
-              "$build"/$run --m 512 --n 4096 --k $k --no-check > "$out/one.log" 2>&1
+              "$build"/$run --m "${SWEEP_M:-512}" --n "${SWEEP_N:-4096}" --k $k --no-check > "$out/one.log" 2>&1
             awk -F, -f "$(dirname "$0")/../launch_gap/launch_gap.awk" "$out/k.csv" |
               awk -v b="${run%% *}" -v k=$k '$1 == "step" || $1 == "cublas" { printf "%s %s %d %s\n", b, $1, k, $3 }' \
               >> "$out/runs.txt"
