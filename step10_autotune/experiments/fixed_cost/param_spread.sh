@@ -1,0 +1,40 @@
+#!/bin/sh
+# fixed_cost/param_spread.sh BUILD OUT: ncu's source view at 1024^3 puts step 10's
+# immediate-constant stalls on the first read of each line of the parameters, one after
+# another: at entry (c[0x414], c[0x208]) and after the start-up barrier (the plan, the
+# schedule, the walk-start table; logs/param_layout/src_1024_imc.txt).  param_warm.sh
+# warmed every line from ONE warp, one lane a line (a divergent load, replayed line by
+# line, in a warp the producer's setmaxnreg waits for) and was slower.  Here lane 0 of each
+# consumer warp (warps 4-11, idle until the first data) loads every eighth 64-byte line of
+# kernel_params, one address per load, before the start-up barrier, and uses the sum only
+# after it: the misses overlap the barrier, in parallel across warps.  Builds BUILD/spread/,
+# then against the tree's build: the fixed-cost fit and 3 rounds alternated (the order
+# rotated) at five shapes, checks at odd shapes.  PREBUILT=1 skips nvcc.  Exits 3 without a GPU.
+set -u
+BUILD=${1:?usage: param_spread.sh BUILD OUT}; OUT=${2:?usage: param_spread.sh BUILD OUT}
+HERE=$(dirname "$0")
+mkdir -p "$OUT" "$BUILD/spread"
+. "$HERE/../variant.sh"
+. "$HERE/cupti_fit.sh"
+if [ "${PREBUILT:-0}" != 1 ]; then
+  make -s step10 BUILD="$BUILD" || exit 1
+  python3 - step10_autotune/kernel.cu "$BUILD/spread/kernel.cu" <<'PY' || exit 1
+import sys
+s = open(sys.argv[1]).read()
+a = '    barriers_init<TILE_WGS>(&sm, P->stages);\n'
+b = '    cluster_sync_after_init();\n'
+if s.count(a) != 1 or s.count(b) != 1:
+    sys.exit("param_spread: kernel.cu changed; the patch no longer applies")
+s = s.replace(a, '''    int warm = 0;   /* experiment: lane 0 of warps 4-11, every eighth 64-byte line of the parameters each */
+    if (threadIdx.x >= 128 && threadIdx.x % 32 == 0)
+        for (int line = (int)threadIdx.x / 32 - 4; line < (int)(sizeof(kernel_params) / 64); line += 8)
+            warm += ((const int *)P)[16 * line];
+''' + a)
+s = s.replace(b, b + '    if (warm == -2147483647) __nanosleep(1);   /* experiment: a use after the barrier, so ptxas keeps the loads */\n')
+open(sys.argv[2], "w").write(s)
+PY
+  variant_build spread "$BUILD/spread/kernel.cu" "$BUILD/spread/step10_autotune"
+fi
+variant_need_gpu param_spread "$BUILD/spread/step10_autotune"
+variant_checks "$BUILD/spread/step10_autotune" "$OUT/checks.txt" 64x128 128x256c
+fixed_cost_ab "$OUT" "$BUILD" "512x512x512 1024x1024x1024 512x4096x4096 2048x2048x2048 4096x4096x4096" spread
