@@ -2,7 +2,7 @@
 # fixed_cost/param_layout.sh BUILD OUT: under ncu at 1024^3 step 10's 64x128/dp stalls on the
 # immediate-constant cache (imc_miss, a kernel parameter read by an instruction that missed)
 # 2.00 cycles per issued instruction against cuBLAS's 0.89 (logs/param_layout/ncu_stalls.log).
-# kernel_params is 2.3 KiB: the three tensor maps first (384 bytes), then the scalars, the
+# kernel_params is 1,664 bytes: the three tensor maps first (384 bytes), then the scalars, the
 # 1 KiB walk-start table in their middle, then stream-K's plan, so the start touches several
 # lines of it.  Does packing what the roles read (the scalars, the schedule, the plan) into
 # the front of the struct, before the maps and the table, cut the fixed cost?  Builds step 10

@@ -1,7 +1,7 @@
 #!/bin/sh
 # fixed_cost/param_warm.sh BUILD OUT: the producer's first unit is a chain of dependent
 # reads of kernel_params (its walk start, then stream-K's plan, then the schedule's
-# divisors, each in another part of the 2 KiB struct), each a constant-cache miss at the
+# divisors, each in another part of the 1.6 KiB struct), each a constant-cache miss at the
 # start of a launch.  Would loading every 64-byte line of the parameters once, from the
 # threads that have nothing else to do before the start-up barrier, take those misses off
 # the producer's path?  Builds step 10 with that patch (BUILD/warm/step10_autotune: threads
