@@ -23,6 +23,20 @@ variant_build() {
     return 0
 }
 
+# variant_patch_py BUILD NAME [ARG]: step 10's kernel.cu through the Python patch on stdin
+# into BUILD/NAME/kernel.cu, then built as BUILD/NAME/step10_autotune.  The patch edits the
+# string `s` (the source) and may read ARG as sys.argv[3]; it exits (sys.exit) when kernel.cu
+# no longer matches it, and so does this.  Not under PREBUILT=1: the scripts call it only
+# where they build.
+variant_patch_py() {
+    mkdir -p "$1/$2" || exit 1
+    python3 -c 'import sys
+s = open(sys.argv[1]).read()
+exec(sys.stdin.read())
+open(sys.argv[2], "w").write(s)' step10_autotune/kernel.cu "$1/$2/kernel.cu" "${3-}" || exit 1
+    variant_build "$2" "$1/$2/kernel.cu" "$1/$2/step10_autotune"
+}
+
 # variant_need_gpu NAME BIN: exit 3, the contract's "no suitable GPU", once the build is done.
 variant_need_gpu() {
     nvidia-smi > /dev/null 2>&1 || { echo "$1: built $2; no GPU here"; exit 3; }

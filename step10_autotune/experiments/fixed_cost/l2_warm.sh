@@ -13,15 +13,13 @@
 set -u
 BUILD=${1:?usage: l2_warm.sh BUILD OUT}; OUT=${2:?usage: l2_warm.sh BUILD OUT}
 HERE=$(dirname "$0")
-mkdir -p "$OUT" "$BUILD/warm1" "$BUILD/warmring"
+mkdir -p "$OUT" "$BUILD"
 . "$HERE/../variant.sh"
 . "$HERE/cupti_fit.sh"
 if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step10 BUILD="$BUILD" || exit 1
   for v in 1 ring; do
-    python3 - step10_autotune/kernel.cu "$BUILD/warm$v/kernel.cu" "$v" <<'PY' || exit 1
-import sys
-s = open(sys.argv[1]).read()
+    variant_patch_py "$BUILD" "warm$v" "$v" <<'PY'
 init = '    barriers_init<TILE_WGS>(&sm, P->stages);\n'
 decl = 'template <int TILE_WGS>\nstatic __device__ __forceinline__ void barriers_init('
 if s.count(init) != 1 or s.count(decl) != 1:
@@ -47,9 +45,7 @@ s = s.replace(init, '''    if (threadIdx.x == 32) {   /* experiment: warm this C
         }
     }
 '''.replace('DEPTH', depth) + init)
-open(sys.argv[2], "w").write(s)
 PY
-    variant_build "warm$v" "$BUILD/warm$v/kernel.cu" "$BUILD/warm$v/step10_autotune" -Istep10_autotune
   done
 fi
 variant_need_gpu l2_warm "$BUILD/warmring/step10_autotune"

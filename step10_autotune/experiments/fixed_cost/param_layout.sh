@@ -13,14 +13,12 @@
 set -u
 BUILD=${1:?usage: param_layout.sh BUILD OUT}; OUT=${2:?usage: param_layout.sh BUILD OUT}
 HERE=$(dirname "$0")
-mkdir -p "$OUT" "$BUILD/packed"
+mkdir -p "$OUT" "$BUILD"
 . "$HERE/../variant.sh"
 . "$HERE/cupti_fit.sh"
 if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step10 BUILD="$BUILD" || exit 1
-  python3 - step10_autotune/kernel.cu "$BUILD/packed/kernel.cu" <<'PY' || exit 1
-import sys
-s = open(sys.argv[1]).read()
+  variant_patch_py "$BUILD" packed <<'PY'
 maps = '    CUtensorMap map_a, map_b, map_d;   /* map_d: zeros unless use_tma_store */\n'
 walk = '    uint16_t walk_start[CLUSTER_PROBE_MAX_SMS / CLUSTER_SIZE];   /* each cluster\'s first work index: no global load */\n'
 end = '} kernel_params;\n'
@@ -28,9 +26,7 @@ if s.count(maps) != 1 or s.count(walk) != 1 or s.count(end) != 1:
     sys.exit("param_layout: kernel.cu changed; the patch no longer applies")
 s = s.replace(maps, '').replace(walk, '')
 s = s.replace(end, '    /* experiment (fixed_cost/param_layout.sh): the large fields last */\n' + maps + walk + end)
-open(sys.argv[2], "w").write(s)
 PY
-  variant_build packed "$BUILD/packed/kernel.cu" "$BUILD/packed/step10_autotune" -Istep10_autotune
 fi
 variant_need_gpu param_layout "$BUILD/packed/step10_autotune"
 variant_checks "$BUILD/packed/step10_autotune" "$OUT/checks.txt" 64x128 128x256c

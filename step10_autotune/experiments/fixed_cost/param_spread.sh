@@ -16,15 +16,13 @@
 set -u
 BUILD=${1:?usage: param_spread.sh BUILD OUT}; OUT=${2:?usage: param_spread.sh BUILD OUT}
 HERE=$(dirname "$0")
-mkdir -p "$OUT" "$BUILD/spread" "$BUILD/late"
+mkdir -p "$OUT" "$BUILD"
 . "$HERE/../variant.sh"
 . "$HERE/cupti_fit.sh"
 if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step10 BUILD="$BUILD" || exit 1
   for v in spread late; do
-    python3 - step10_autotune/kernel.cu "$BUILD/$v/kernel.cu" "$v" <<'PY' || exit 1
-import sys
-s = open(sys.argv[1]).read()
+    variant_patch_py "$BUILD" "$v" "$v" <<'PY'
 a = '    barriers_init<TILE_WGS>(&sm, P->stages);\n'
 b = '    cluster_sync_after_init();\n'
 if s.count(a) != 1 or s.count(b) != 1:
@@ -47,9 +45,7 @@ else:
     }
 """ + a)
     s = s.replace(b, b + '    if (warm_v[0] + warm_v[1] + warm_v[2] + warm_v[3] + warm_v[4] == -2147483647) __nanosleep(1);   /* experiment */\n')
-open(sys.argv[2], "w").write(s)
 PY
-    variant_build "$v" "$BUILD/$v/kernel.cu" "$BUILD/$v/step10_autotune"
   done
 fi
 variant_need_gpu param_spread "$BUILD/late/step10_autotune"

@@ -12,14 +12,12 @@
 set -u
 BUILD=${1:?usage: param_warm.sh BUILD OUT}; OUT=${2:?usage: param_warm.sh BUILD OUT}
 HERE=$(dirname "$0")
-mkdir -p "$OUT" "$BUILD/warm"
+mkdir -p "$OUT" "$BUILD"
 . "$HERE/../variant.sh"
 . "$HERE/cupti_fit.sh"
 if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step10 BUILD="$BUILD" || exit 1
-  python3 - step10_autotune/kernel.cu "$BUILD/warm/kernel.cu" <<'PY' || exit 1
-import sys
-s = open(sys.argv[1]).read()
+  variant_patch_py "$BUILD" warm <<'PY'
 a = '    barriers_init<TILE_WGS>(&sm, P->stages);\n'
 b = '    cluster_sync_after_init();\n'
 if s.count(a) != 1 or s.count(b) != 1:
@@ -29,9 +27,7 @@ s = s[:j] + ('    const int warm_line = (int)threadIdx.x - 32;   /* experiment: 
              '    int warm = 0;\n'
              '    if (warm_line >= 0 && warm_line < (int)(sizeof(kernel_params) / 64)) warm = ((const int *)P)[16 * warm_line];\n') + s[j:]
 s = s.replace(b, b + '    if (warm == -2147483647) __nanosleep(1);   /* experiment: a use, so ptxas keeps the loads */\n')
-open(sys.argv[2], "w").write(s)
 PY
-  variant_build warm "$BUILD/warm/kernel.cu" "$BUILD/warm/step10_autotune"
 fi
 variant_need_gpu param_warm "$BUILD/warm/step10_autotune"
 fixed_cost_ab "$OUT" "$BUILD" "512x512x512 1024x1024x1024 512x4096x4096 512x4096x14336 1024x4096x4096 2048x2048x2048 4096x4096x4096" warm

@@ -13,15 +13,13 @@
 set -u
 BUILD=${1:?usage: prefetch_place.sh BUILD OUT}; OUT=${2:?usage: prefetch_place.sh BUILD OUT}
 HERE=$(dirname "$0")
-mkdir -p "$OUT" "$BUILD/pf_entry" "$BUILD/pf_none"
+mkdir -p "$OUT" "$BUILD"
 . "$HERE/../variant.sh"
 . "$HERE/cupti_fit.sh"
 if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step10 BUILD="$BUILD" || exit 1
   for v in entry none; do
-    python3 - step10_autotune/kernel.cu "$BUILD/pf_$v/kernel.cu" "$v" <<'PY' || exit 1
-import sys
-s = open(sys.argv[1]).read()
+    variant_patch_py "$BUILD" "pf_$v" "$v" <<'PY'
 producer = '    tma_prefetch_map(&P->map_a);\n    tma_prefetch_map(&P->map_b);\n'
 init = '    barriers_init<TILE_WGS>(&sm, P->stages);\n'
 if s.count(producer) != 1 or s.count(init) != 1:
@@ -29,9 +27,7 @@ if s.count(producer) != 1 or s.count(init) != 1:
 s = s.replace(producer, '')
 if sys.argv[3] == "entry":
     s = s.replace(init, '    if (threadIdx.x == 0) { tma_prefetch_map(&P->map_a); tma_prefetch_map(&P->map_b); }   /* experiment: at entry */\n' + init)
-open(sys.argv[2], "w").write(s)
 PY
-    variant_build "pf_$v" "$BUILD/pf_$v/kernel.cu" "$BUILD/pf_$v/step10_autotune"
   done
 fi
 variant_need_gpu prefetch_place "$BUILD/pf_none/step10_autotune"
