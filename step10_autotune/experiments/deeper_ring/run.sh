@@ -1,8 +1,8 @@
 #!/bin/sh
 # deeper_ring/run.sh BUILD OUT: would a ninth stage help 64x128 at the small squares?
 #
-# At 1024^3 the model's 64x128/dp reads 0.81 of cuBLAS with 4 stages and 0.94 with 8 (the
-# most that fit: 8 x 24 KiB of ring + 16 KiB of D buffers), so its k-tiles wait on the
+# At 1024^3 the model's 64x128/dp reads 0.81 of cuBLAS with 4 stages and 0.94 with 8 (stages.sh,
+# logs/stages.txt; 8 is the most that fit: 8 x 24 KiB of ring + 16 KiB of D buffers), so its k-tiles wait on the
 # loads: the ring's depth sets their rate.  A ninth stage fits if the epilogue keeps one D
 # buffer instead of two (9 x 24 + 8 = 224 KiB of 227): with one tile per CTA (1024^3: 128
 # tiles on 132 SMs) the epilogue overlaps nothing anyway, and its second 64x64 sub-tile only
