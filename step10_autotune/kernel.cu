@@ -286,6 +286,7 @@ typedef struct {
     uint32_t rank;                /* this CTA's rank; the partner's (rank ^ 1) producer waits for our releases too */
     int reads;                    /* k-tiles consumed by this warpgroup (trace, planted bug) */
     int stores;                   /* sub-tiles stored by this warpgroup: picks the D buffer */
+    int lean;                     /* a constant: 1 in pingpong_kernel_lean (whole tiles, TMA stores) */
     trace_clock *clk;
     int plant_bug;
 } consumer_ctx;
@@ -326,6 +327,7 @@ template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static __device__ __forceinline__ int fixup_piece(const kernel_params *P, consumer_ctx *cc,
                                                   float (*acc)[ACC_REGS], const work_unit *u)
 {
+    if (cc->lean) return 0;   /* whole tiles only: no fixup code in that kernel */
     const int unit = stream_k_unit(P);
     if (sk_unit_writes(&P->sk.plan, u)) {
         const int slot = sk_part_slot(unit, (int)cc->rank, CLUSTER_SIZE, cc->part, TILE_WGS);
@@ -552,7 +554,7 @@ static __device__ __forceinline__ void epilogue_store(const kernel_params *P, co
                                                       float (*acc)[ACC_REGS], const work_unit *u)
 {
     const int m0 = u->tile_m * BM + cc->part * 64 * WG_M_BLOCKS, n0 = u->tile_n * BN;   /* my rows */
-    if (P->use_tma_store) {
+    if (cc->lean || P->use_tma_store) {
         if (TILE_WGS == 1) cc->stores = 0;   /* sub-tiles stored in this turn: picks the D buffer */
 #pragma unroll
         for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
@@ -653,7 +655,7 @@ static __device__ __forceinline__ void consumer_tiles(const kernel_params *P, co
     /* The last stores must have read shared memory before the CTA exits and
      * its shared memory goes to another CTA (and written D before the kernel
      * counts as done). */
-    if (cc->leader && P->use_tma_store) tma_store_wait_all();
+    if (cc->leader && (cc->lean || P->use_tma_store)) tma_store_wait_all();
 }
 
 /* Barrier counts:
@@ -689,9 +691,9 @@ static __device__ __forceinline__ void barriers_init(const smem_ring *sm, int st
  * Warpgroup 0 produces, warpgroups 1..CONSUMER_WGS consume.  `traced` is a
  * constant in each of the two kernels below, so the one every timed launch
  * runs has no trace code in it at all (no timer reads, no calls, no branches
- * in the k loop). */
+ * in the k loop).  So is `lean` (pingpong_kernel_lean, further below). */
 template <int WG_M_BLOCKS, int BN, int TILE_WGS>
-static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const int traced)
+static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const int traced, const int lean)
 {
     const smem_config layout = SMEM_CONFIG;
     const smem_ring sm = smem_ring_carve(layout, P->stages);
@@ -735,7 +737,7 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
     const pipeline_state first = pipeline_consumer_start((uint32_t)P->stages);
     const int tid = (int)threadIdx.x % WG_THREADS;   /* thread in the warpgroup */
     consumer_ctx cc = {.sm = &sm, .read_state = first, .release_state = first, .c = wg - 1,
-                       .leader = tid == 0, .rank = rank, .clk = &clk, .plant_bug = P->plant_bug};
+                       .leader = tid == 0, .rank = rank, .lean = lean, .clk = &clk, .plant_bug = P->plant_bug};
     cc.part = (wg - 1) % TILE_WGS;   /* cooperative: consumer c computes rows part of every tile */
     consumer_tiles<WG_M_BLOCKS, BN, TILE_WGS>(P, &cc);
 }
@@ -754,7 +756,7 @@ __global__ void __launch_bounds__(THREADS, 1) pingpong_kernel(const __grid_const
     static_assert(PRODUCER_REGS >= 24 && PRODUCER_REGS % 8 == 0, "setmaxnreg: a multiple of 8, >= 24");
     static_assert(TILE_WGS == 1 || TILE_WGS == CONSUMER_WGS, "a tile is one warpgroup's, or all of theirs");
     static_assert(PARTIAL_BYTES * TILE_WGS == BM * BN * sizeof(float), "a CTA's partial: its tile in fp32");
-    gemm_cta<WG_M_BLOCKS, BN, TILE_WGS>(&P, 0);
+    gemm_cta<WG_M_BLOCKS, BN, TILE_WGS>(&P, 0, 0);
 }
 
 /* The traced copy is a separate kernel rather than a branch inside one, so
@@ -768,7 +770,18 @@ template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 __global__ void __launch_bounds__(THREADS, 1)
 pingpong_kernel_traced(const __grid_constant__ kernel_params P)
 {
-    gemm_cta<WG_M_BLOCKS, BN, TILE_WGS>(&P, 1);
+    gemm_cta<WG_M_BLOCKS, BN, TILE_WGS>(&P, 1, 0);
+}
+
+/* The kernel every data-parallel launch with TMA stores runs (N % 8 == 0): the
+ * same roles without stream-K's fixup and the masked stores, 1,152 instructions
+ * where the full one has 1,960 (64x128).  After the harness's L2 flush the code
+ * is in DRAM, and the code the full kernel jumps over still costs: at 1024^3 this
+ * one is 0.28 us (4%) shorter (NOTES.md, "Session 14").  Traced runs trace the full one. */
+template <int WG_M_BLOCKS, int BN, int TILE_WGS>
+__global__ void __launch_bounds__(THREADS, 1) pingpong_kernel_lean(const __grid_constant__ kernel_params P)
+{
+    gemm_cta<WG_M_BLOCKS, BN, TILE_WGS>(&P, 0, 1);
 }
 
 /* ---- host: step 08's plan plus the stream-K plan, and the launch --------------
@@ -786,15 +799,19 @@ static const gemm_launch_desc LAUNCH = {
     .cluster = CLUSTER_SIZE,
     .cooperative = 1,   /* combines with the cluster dimension */
 };
+template <int WG_M_BLOCKS, int BN, int TILE_WGS>   /* whole tiles stored by TMA: the lean kernel, not cooperative */
+static const gemm_launch_desc LAUNCH_LEAN = {STEP_ID, (const void *)pingpong_kernel_lean<WG_M_BLOCKS, BN, TILE_WGS>,
+    (const void *)pingpong_kernel_traced<WG_M_BLOCKS, BN, TILE_WGS>, THREADS, SMEM_CONFIG, MIN_STAGES, CLUSTER_SIZE, 0};
 
 /* ---- the menu: the kernel above at four tiles (why these four: NOTES.md, "The menu") ---- */
 typedef struct {
     chooser_config c;                  /* its name, its tile (BM x BN), its k-tile time, TILE_WGS */
-    const gemm_launch_desc *launch;    /* LAUNCH<WG_M_BLOCKS, BN, TILE_WGS> */
+    const gemm_launch_desc *launch, *lean;   /* LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>, LAUNCH_LEAN<...> */
 } menu_config;
 
 #define MENU_CONFIG(NAME, WG_M_BLOCKS, BN, TILE_WGS, KT_US)                                            \
-    {{NAME, 64 * WG_M_BLOCKS * TILE_WGS, BN, KT_US, TILE_WGS}, &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>}
+    {{NAME, 64 * WG_M_BLOCKS * TILE_WGS, BN, KT_US, TILE_WGS}, &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>,    \
+     &LAUNCH_LEAN<WG_M_BLOCKS, BN, TILE_WGS>}
 static const menu_config MENU[] = {
     MENU_CONFIG("64x128", 1, 128, 1, CHOOSER_KT_US_64x128),
     MENU_CONFIG("128x128", 2, 128, 1, CHOOSER_KT_US_128x128),
@@ -807,7 +824,7 @@ typedef struct {
     kernel_params P;
     int grid;                 /* the plan's units, in CTAs */
     size_t workspace;         /* bytes: a partial tile and a flag per CTA, if anything streams */
-    const gemm_launch_desc *launch;   /* its configuration's */
+    const gemm_launch_desc *launch, *lean;   /* its configuration's */
 } step_plan;
 
 /* The harness allocates this once per run (after prepare). */
@@ -856,6 +873,7 @@ static step_plan *config_prepare(const gemm_operands *op, const menu_config *m)
     cluster_walk_params(m->launch, op, p->grid, P->walk_start, (int)(sizeof P->walk_start / sizeof P->walk_start[0]));
     p->workspace = P->sk.plan.sk_tiles ? p->grid * TILE_WGS * (PARTIAL_BYTES + sizeof(uint32_t)) : 0;
     p->launch = m->launch;
+    p->lean = m->lean;
     op->report->cluster = CLUSTER_SIZE;
     op->report->config = m->c.name;
     op->report->stages = op->stages;
@@ -886,7 +904,7 @@ static void step_launch(const gemm_operands *op, cudaStream_t stream)
     P->sk.epoch = op->epoch;
     gemm_operands o = *op;   /* with the plan's ring: --stages, or the most its configuration fits */
     o.stages = P->stages;
-    gemm_launch(P->sk.plan.sk_tiles ? p->launch : &whole, &o, p->grid, P, stream);
+    gemm_launch(P->sk.plan.sk_tiles ? p->launch : P->use_tma_store ? p->lean : &whole, &o, p->grid, P, stream);
 }
 
 /* ---- the chooser's host side: the candidates at these operands (--config and --mode narrow them) */

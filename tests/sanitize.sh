@@ -104,8 +104,12 @@ args_of() {
         # auto's split where it streams (two units per tile)
         09) echo "--m 4096 --n 4096 --k 128 --mode sk"; echo "--m 1024 --n 1024 --k 2048" ;;
         # step 10: every configuration of its menu in the textbook deal at 09's
-        # multi-tile shape, and the chooser's own choice where 09's auto streams
-        10) for c in 64x128 128x128 128x192 128x256c; do echo "--m 4096 --n 4096 --k 128 --mode sk --config $c --no-cache"; done
+        # multi-tile shape (its full kernel), in whole tiles there (the lean
+        # kernel), and the chooser's own choice where 09's auto streams
+        10) for c in 64x128 128x128 128x192 128x256c; do
+                echo "--m 4096 --n 4096 --k 128 --mode sk --config $c --no-cache"
+                echo "--m 4096 --n 4096 --k 128 --mode dp --config $c --no-cache"
+            done
             echo "--m 1024 --n 1024 --k 2048 --no-cache" ;;
         *) echo "--m 4096 --n 4096 --k 128"; echo "--m 1024 --n 1024 --k 2048" ;;
     esac
