@@ -1,6 +1,7 @@
 # cupti_fit.sh — sourced (`. "$(dirname "$0")/cupti_fit.sh"`) by fixed_cost's scripts (run.sh,
 # cluster_arrive.sh, param_warm.sh, prefetch_place.sh, store_tail.sh, stamps.sh, small_squares.sh,
-# l2_warm.sh, param_layout.sh, param_spread.sh, early_walk.sh, launch_attrs.sh): kernels timed by
+# l2_warm.sh, param_layout.sh, param_spread.sh, early_walk.sh, launch_attrs.sh, launch_floor.sh,
+# ring_refill.sh): kernels timed by
 # CUPTI (../launch_gap/kernel_times.c, an injection library), the fixed cost per launch fitted
 # from their run times, and the tree against patched builds (fixed_cost_ab), written once here.
 
@@ -64,4 +65,41 @@ fixed_cost_ab() {
     shift "$n"
     : > "$out/rounds.txt"
     variant_rotated_rounds "$out/rounds.txt" 3 "$build" "$shapes" "step10_autotune --no-cache" "$@"
+}
+
+# cupti_rounds OUT BUILD "SHAPES" FLAGS RUN...: each RUN (a binary under BUILD and its own flags; FLAGS
+# follow them all) once per shape (MxNxK) and round, 3 rounds with the runs' order rotated at every
+# shape, under CUPTI; per process the mean and the median run time of the step's kernel and of
+# cuBLAS's (../launch_gap/launch_gap.awk: CUPTI's stamps come in 256 ns steps, the mean resolves
+# less), one line each, "r<round> <shape> <run> <step|cublas> <mean us> <median us>", in
+# OUT/runs.txt; a run is named by its folder ("tree" for BUILD's own binary) and flags.  Then
+# OUT/summary.txt, printed too: per shape, run and side, the mean over the rounds and each
+# round's.  Exits 1 if the library does not build.
+cupti_rounds() {
+    local out=$1 build=$2 shapes=$3 flags=$4 r sh m n k rest run name first   # local: dash and bash both have it
+    shift 4
+    cupti_lib "$out" || exit 1
+    : > "$out/runs.txt"
+    for r in 1 2 3; do
+        for sh in $shapes; do
+            m=${sh%%x*}; rest=${sh#*x}; n=${rest%%x*}; k=${rest#*x}
+            for run in "$@"; do
+                name=$(echo "$run" | sed "s|^step10_autotune|tree|; s|/step10_autotune||" | tr -s ' ' | sed 's/ $//; s/ /_/g')
+                # shellcheck disable=SC2086  # run and flags are words
+                CUDA_INJECTION64_PATH="$out/kernel_times.so" KERNEL_TIMES_OUT="$out/k.csv" \
+                  "$build"/$run $flags --m "$m" --n "$n" --k "$k" > "$out/one.log" 2>&1 ||
+                  echo "r$r $sh $name: rc=$?" >> "$out/runs.txt"
+                awk -F, -f "$(dirname "$0")/../launch_gap/launch_gap.awk" "$out/k.csv" |
+                  awk -v r="$r" -v sh="$sh" -v run="$name" \
+                    '$1 == "step" || $1 == "cublas" { printf "r%s %s %-22s %-6s %s %s\n", r, sh, run, $1, $4, $3 }' >> "$out/runs.txt"
+            done
+            first=$1; shift; set -- "$@" "$first"
+        done
+    done
+    rm -f "$out/k.csv" "$out/one.log" "$out/kernel_times.so"
+    sort -k2,2 -k3,3 -k4,4 "$out/runs.txt" |
+      awk '$1 ~ /^r/ && NF == 6 { key = $2 " " $3 " " $4; n[key]++; s[key] += $5; v[key] = v[key] " " $5 }
+           END { for (k in n) printf "%-44s mean %6.3f us  (rounds:%s)\n", k, s[k] / n[k], v[k] }' |
+      sort > "$out/summary.txt"
+    cat "$out/summary.txt"
 }

@@ -1,5 +1,7 @@
 # launch_gap.awk: kernel_times.c's CSV -> per kind of kernel, how many ran,
-# the median time each ran (end - start) and the median gap the GPU left
+# the median time each ran (end - start), the mean (CUPTI's stamps on the
+# H100 come in 256 ns steps, so a median moves only by whole steps; the mean
+# of a few hundred launches resolves less) and the median gap the GPU left
 # before it (its start - the previous kernel's end: the previous one is the
 # harness's L2 flush, or the other side's kernel where no flush runs).
 #   awk -F, -f launch_gap.awk k.csv
@@ -30,9 +32,10 @@ NR == 1 { next }
     prev_end = $4
 }
 END {
-    printf "%-7s %6s %12s %12s %6s %8s  %s\n", "kind", "count", "run_us_med", "gap_us_med", "grid", "cluster", "name"
+    printf "%-7s %6s %12s %12s %12s %6s %8s  %s\n", "kind", "count", "run_us_med", "run_us_mean", "gap_us_med", "grid", "cluster", "name"
     for (k in n) {
-        for (i = 1; i <= n[k]; ++i) { d[i] = dur[k, i]; g[i] = gap[k, i] }
-        printf "%-7s %6d %12.2f %12.2f %6d %8d  %s\n", k, n[k], median(d, n[k]), median(g, n[k]), grid[k], cl[k], name[k]
+        sum = 0
+        for (i = 1; i <= n[k]; ++i) { d[i] = dur[k, i]; g[i] = gap[k, i]; sum += d[i] }
+        printf "%-7s %6d %12.2f %12.3f %12.2f %6d %8d  %s\n", k, n[k], median(d, n[k]), sum / n[k], median(g, n[k]), grid[k], cl[k], name[k]
     }
 }
