@@ -27,6 +27,7 @@
  *   -DWG_M_BLOCKS, -DBN: one tile         the tile a template parameter: the menu
  *   pingpong                              + 128x256c, cooperative, sharing B
  *   walk starts in device memory          in kernel_params
+ *   one kernel (and its traced copy)      + a lean one: whole tiles, TMA stores
  *   --mode picks the plan                 the chooser picks tile and plan
  *
  * Build and run (sm_90a only):
