@@ -8,7 +8,8 @@
 # warp-state samples per instruction.  One launch of cuBLAS's kernel and one of step 10's
 # (BUILD/step10_autotune, the model's pick) at each shape: OUT/sass_<shape>_<nvjet|pingpong>.csv
 # (ncu --page source --print-source sass --csv), and a count of each opcode in each,
-# OUT/opcodes.txt.  Exits 3 without a GPU or without ncu.
+# OUT/opcodes.txt.  Exits 3 without a GPU or without ncu.  logs/cublas_sass/ came from
+# 21363a0's tree (step 10's full kernel); at HEAD the regex "pingpong" finds the lean kernel.
 set -u
 BUILD=${1:?usage: cublas_sass.sh BUILD OUT}; OUT=${2:?usage: cublas_sass.sh BUILD OUT}
 mkdir -p "$OUT"

@@ -30,6 +30,8 @@
 # 3 rounds with the order rotated; the cut builds' results are garbage, so --no-check.  Then
 # ncu's launch statistics of cuBLAS's kernel and the tree's at both shapes: the resources each
 # launches with.  PREBUILT=1 skips nvcc.  Exits 3 without a GPU.
+# logs/launch_floor/ came from 21363a0's tree, before the lean kernel (c477404); at HEAD the
+# cuts apply to every kernel of gemm_cta, and the tree's dp launches run the lean one.
 set -u
 BUILD=${1:?usage: launch_floor.sh BUILD OUT}; OUT=${2:?usage: launch_floor.sh BUILD OUT}
 HERE=$(dirname "$0")

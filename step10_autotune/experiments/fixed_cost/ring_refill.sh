@@ -23,6 +23,7 @@
 # k-tiles: the prefetch runs one ring ahead all along), then the two prefetching builds against
 # the tree, the model's picks, 3 rotated rounds at six shapes (variant_rotated_rounds), and their
 # checks at odd shapes.  PREBUILT=1 skips nvcc.  Exits 3 without a GPU.
+# logs/ring_refill/ came from 21363a0's tree, before the lean kernel (c477404).
 set -u
 BUILD=${1:?usage: ring_refill.sh BUILD OUT}; OUT=${2:?usage: ring_refill.sh BUILD OUT}
 HERE=$(dirname "$0")
