@@ -1,7 +1,7 @@
 # cupti_fit.sh — sourced (`. "$(dirname "$0")/cupti_fit.sh"`) by fixed_cost's scripts (run.sh,
 # cluster_arrive.sh, param_warm.sh, prefetch_place.sh, store_tail.sh, stamps.sh, small_squares.sh,
 # l2_warm.sh, param_layout.sh, param_spread.sh, early_walk.sh, launch_attrs.sh, launch_floor.sh,
-# ring_refill.sh, cold_code.sh, epi_group.sh, epi_stsm.sh): kernels timed by
+# ring_refill.sh, cold_code.sh, epi_group.sh, epi_stsm.sh, kloop_split.sh): kernels timed by
 # CUPTI (../launch_gap/kernel_times.c, an injection library), the fixed cost per launch fitted
 # from their run times, and the tree against patched builds (fixed_cost_ab), written once here.
 
