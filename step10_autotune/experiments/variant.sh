@@ -25,15 +25,22 @@ variant_build() {
 
 # variant_patch_py BUILD NAME [ARG]: step 10's kernel.cu through the Python patch on stdin
 # into BUILD/NAME/kernel.cu, then built as BUILD/NAME/step10_autotune.  The patch edits the
-# string `s` (the source) and may read ARG as sys.argv[3]; it exits (sys.exit) when kernel.cu
-# no longer matches it, and so does this.  Not under PREBUILT=1: the scripts call it only
-# where they build.
+# string `s` (the source) and may read ARG as sys.argv[3]; `edit(old, new)` replaces the one
+# place `old` stands, and exits naming NAME when it stands in none or several.  A patch exits
+# (sys.exit, or through edit) when kernel.cu no longer matches it, and so does this.  Not
+# under PREBUILT=1: the scripts call it only where they build.
 variant_patch_py() {
     mkdir -p "$1/$2" || exit 1
     python3 -c 'import sys
 s = open(sys.argv[1]).read()
+def edit(old, new):
+    global s
+    if s.count(old) != 1:
+        sys.exit("%s: kernel.cu changed; the patch no longer applies (%d places read %r)"
+                 % (sys.argv[4], s.count(old), old.splitlines()[0] if old.strip() else old))
+    s = s.replace(old, new)
 exec(sys.stdin.read())
-open(sys.argv[2], "w").write(s)' step10_autotune/kernel.cu "$1/$2/kernel.cu" "${3-}" || exit 1
+open(sys.argv[2], "w").write(s)' step10_autotune/kernel.cu "$1/$2/kernel.cu" "${3-}" "$2" || exit 1
     variant_build "$2" "$1/$2/kernel.cu" "$1/$2/step10_autotune"
 }
 

@@ -34,11 +34,6 @@ if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step10 BUILD="$BUILD" || exit 1
   for v in full nofixup; do
     variant_patch_py "$BUILD" "$v" "$v" <<'PY'
-def edit(old, new):
-    global s
-    if s.count(old) != 1:
-        sys.exit("cold_code: kernel.cu changed; the patch '%s' no longer applies" % sys.argv[3])
-    s = s.replace(old, new)
 edit('P->sk.plan.sk_tiles ? p->launch : P->use_tma_store ? p->lean : &whole,',
      'P->sk.plan.sk_tiles ? p->launch : &whole,   /* experiment (cold_code.sh): dp on the full kernel */')
 if sys.argv[3] == 'nofixup':

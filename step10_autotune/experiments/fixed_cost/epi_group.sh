@@ -24,11 +24,6 @@ mkdir -p "$OUT" "$BUILD"
 if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step10 BUILD="$BUILD" || exit 1
   variant_patch_py "$BUILD" group <<'PY'
-def edit(old, new):
-    global s
-    if s.count(old) != 1:
-        sys.exit("epi_group: kernel.cu changed; the patch no longer applies")
-    s = s.replace(old, new)
 edit('''#pragma unroll
         for (int mb = 0; mb < WG_M_BLOCKS; ++mb)
 #pragma unroll

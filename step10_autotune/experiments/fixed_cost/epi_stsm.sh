@@ -24,11 +24,6 @@ mkdir -p "$OUT" "$BUILD"
 if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step10 BUILD="$BUILD" || exit 1
   variant_patch_py "$BUILD" stsm <<'PY'
-def edit(old, new):
-    global s
-    if s.count(old) != 1:
-        sys.exit("epi_stsm: kernel.cu changed; the patch no longer applies")
-    s = s.replace(old, new)
 edit('''    unsigned char *buf = cc->sm->d_ptr + b * EPI_SUB_BYTES;
 #pragma unroll
     for (int i = 0; i < EPI_REGS; i += 2) {

@@ -28,11 +28,6 @@ mkdir -p "$OUT" "$BUILD"
 if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step10 BUILD="$BUILD" || exit 1
   variant_patch_py "$BUILD" split <<'PY' 2> "$OUT/ptxas.txt"
-def edit(old, new):
-    global s
-    if s.count(old) != 1:
-        sys.exit("kloop_split: kernel.cu changed; the patch no longer applies")
-    s = s.replace(old, new)
 # the k16 steps of one half of the slot: half 0 opens with the fences, half 1 commits
 edit('''    wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
     wgmma_fence();   /* accumulator writes (zeroing, the last epilogue) come first */''',

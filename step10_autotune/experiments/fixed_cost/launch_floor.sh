@@ -63,10 +63,7 @@ edits = {
 combos = {'loads': ['nostore', 'nomma'], 'loads_shareb': ['nostore', 'nomma', 'shareb']}
 v = sys.argv[3]
 for name in combos.get(v, [v]):
-    old, new = edits[name]
-    if s.count(old) != 1:
-        sys.exit("launch_floor: kernel.cu changed; the edit '%s' no longer applies" % name)
-    s = s.replace(old, new)
+    edit(*edits[name])
 PY
   done
   # entry and loads in clusters of one: variant_no_cluster on their copies

@@ -35,11 +35,6 @@ if [ "${PREBUILT:-0}" != 1 ]; then
   for v in l2ahead l2first norelwait stage_only; do
     variant_patch_py "$BUILD" "$v" "$v" <<'PY'
 v = sys.argv[3]
-def edit(old, new):
-    global s
-    if s.count(old) != 1:
-        sys.exit("ring_refill: kernel.cu changed; the patch '%s' no longer applies" % v)
-    s = s.replace(old, new)
 if v in ('l2ahead', 'l2first'):
     decl = 'template <int SHARED>   /* one box; the shared one'
     edit(decl, '''/* experiment (fixed_cost/ring_refill.sh): one box DRAM -> L2, nothing into shared memory */
