@@ -9,7 +9,7 @@
 
 #include "stream_k_schedule.h"
 
-/* ---- the fitted constants, eleven, on the H100 (experiments/fit_chooser.py; NOTES.md, "The model") */
+/* ---- the fitted constants, twelve, on the H100 (experiments/fit_chooser.py; NOTES.md, "The model") */
 #define CHOOSER_T0_US 7.98             /* launch, pipeline fill, the last tile's epilogue */
 #define CHOOSER_L2_GBS 13201.0         /* L2 -> SM bandwidth, all SMs together, GB/s (x 1e3: bytes per us) */
 #define CHOOSER_MISALIGNED 1.876       /* L2 cost of a k-tile when K % 64 != 0 */
@@ -17,6 +17,7 @@
 #define CHOOSER_POWER 0.193            /* k-tile time lost at the power cap ... */
 #define CHOOSER_POWER_GFLOP 265.5      /* ... reached at this many GFLOPs and above */
 /* Tensor-core time of one k-tile (BM x BN x 64) per tile, us, at boost clock. */
+#define CHOOSER_KT_US_64x64 0.08             /* PROVISIONAL: not yet fitted */
 #define CHOOSER_KT_US_64x128 0.1163
 #define CHOOSER_KT_US_128x128 0.3134
 #define CHOOSER_KT_US_128x192 0.4599

@@ -1,5 +1,5 @@
 /* step10_autotune — one kernel, a menu of tiles, and a chooser: no tile
- * wins on every shape, so step 09's kernel is compiled at four tiles and
+ * wins on every shape, so step 09's kernel is compiled at five tiles and
  * a model (chooser.h) or a measurement (--tune) picks one per shape.
  *
  *   D[M x N] = A[M x K] . B[N x K]^T    bf16 in, fp32 accumulate, bf16 out
@@ -90,8 +90,9 @@
 template <int N_ACC>   /* an m64 block's accumulators, BN / 2, pick the BN-wide wgmma */
 static __device__ __forceinline__ void wgmma_tile_k16(float (&acc)[N_ACC], uint64_t da, uint64_t db, int accumulate)
 {
-    static_assert(N_ACC == 64 || N_ACC == 96 || N_ACC == 128, "BN must be 128, 192 or 256 (wgmma.cuh)");
-    if constexpr (N_ACC == 64) wgmma_m64n128k16_bf16(acc, da, db, accumulate);
+    static_assert(N_ACC == 32 || N_ACC == 64 || N_ACC == 96 || N_ACC == 128, "BN: 64, 128, 192 or 256 (wgmma.cuh)");
+    if constexpr (N_ACC == 32) wgmma_m64n64k16_bf16(acc, da, db, accumulate);
+    else if constexpr (N_ACC == 64) wgmma_m64n128k16_bf16(acc, da, db, accumulate);
     else if constexpr (N_ACC == 96) wgmma_m64n192k16_bf16(acc, da, db, accumulate);
     else wgmma_m64n256k16_bf16(acc, da, db, accumulate);
 }
@@ -804,7 +805,7 @@ template <int WG_M_BLOCKS, int BN, int TILE_WGS>   /* whole tiles stored by TMA:
 static const gemm_launch_desc LAUNCH_LEAN = {STEP_ID, (const void *)pingpong_kernel_lean<WG_M_BLOCKS, BN, TILE_WGS>,
     (const void *)pingpong_kernel_traced<WG_M_BLOCKS, BN, TILE_WGS>, THREADS, SMEM_CONFIG, MIN_STAGES, CLUSTER_SIZE, 0};
 
-/* ---- the menu: the kernel above at four tiles (why these four: NOTES.md, "The menu") ---- */
+/* ---- the menu: the kernel above at five tiles (why these five: NOTES.md, "The menu") ---- */
 typedef struct {
     chooser_config c;                  /* its name, its tile (BM x BN), its k-tile time, TILE_WGS */
     const gemm_launch_desc *launch, *lean;   /* LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>, LAUNCH_LEAN<...> */
@@ -814,6 +815,7 @@ typedef struct {
     {{NAME, 64 * WG_M_BLOCKS * TILE_WGS, BN, KT_US, TILE_WGS}, &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>,    \
      &LAUNCH_LEAN<WG_M_BLOCKS, BN, TILE_WGS>}
 static const menu_config MENU[] = {
+    MENU_CONFIG("64x64", 1, 64, 1, CHOOSER_KT_US_64x64),   /* few tiles: twice 64x128's CTAs */
     MENU_CONFIG("64x128", 1, 128, 1, CHOOSER_KT_US_64x128),
     MENU_CONFIG("128x128", 2, 128, 1, CHOOSER_KT_US_128x128),
     MENU_CONFIG("128x192", 2, 192, 1, CHOOSER_KT_US_128x192),

@@ -106,7 +106,7 @@ args_of() {
         # step 10: every configuration of its menu in the textbook deal at 09's
         # multi-tile shape (its full kernel), in whole tiles there (the lean
         # kernel), and the chooser's own choice where 09's auto streams
-        10) for c in 64x128 128x128 128x192 128x256c; do
+        10) for c in 64x64 64x128 128x128 128x192 128x256c; do
                 echo "--m 4096 --n 4096 --k 128 --mode sk --config $c --no-cache"
                 echo "--m 4096 --n 4096 --k 128 --mode dp --config $c --no-cache"
             done

@@ -10,7 +10,9 @@
 
 #include "../step10_autotune/chooser.h"
 
-static const chooser_config menu[4] = {
+#define MENU_N 5   /* kernel.cu's menu, in its order */
+static const chooser_config menu[MENU_N] = {
+    {"64x64", 64, 64, CHOOSER_KT_US_64x64, 1},
     {"64x128", 64, 128, CHOOSER_KT_US_64x128, 1},
     {"128x128", 128, 128, CHOOSER_KT_US_128x128, 1},
     {"128x192", 128, 192, CHOOSER_KT_US_128x192, 1},
@@ -22,16 +24,16 @@ static const chooser_device h100 = {66, 50.0 * 1024 * 1024, 3352.0};
 START_TEST(test_chooser_candidates)
 {
     chooser_estimate e[CHOOSER_MAX_CANDIDATES];
-    const int n = chooser_candidates(1024, 1024, 14336, menu, 4, -1, SK_MODE_AUTO, &h100, e);
+    const int n = chooser_candidates(1024, 1024, 14336, menu, MENU_N, -1, SK_MODE_AUTO, &h100, e);
     ck_assert_int_ge(n, 3);
-    ck_assert_int_le(n, 12);
+    ck_assert_int_le(n, 3 * MENU_N);
     for (int i = 0; i < n; ++i)
         for (int j = i + 1; j < n; ++j)
             ck_assert(!(e[i].config == e[j].config && chooser_same_plan(&e[i].plan, &e[j].plan)));
     /* --config narrows to one configuration, --mode to one plan */
-    const int one = chooser_candidates(1024, 1024, 14336, menu, 4, 1, SK_MODE_AUTO, &h100, e);
-    for (int i = 0; i < one; ++i) ck_assert_int_eq(e[i].config, 1);
-    ck_assert_int_eq(chooser_candidates(1024, 1024, 14336, menu, 4, 1, SK_MODE_DP, &h100, e), 1);
+    const int one = chooser_candidates(1024, 1024, 14336, menu, MENU_N, 2, SK_MODE_AUTO, &h100, e);
+    for (int i = 0; i < one; ++i) ck_assert_int_eq(e[i].config, 2);
+    ck_assert_int_eq(chooser_candidates(1024, 1024, 14336, menu, MENU_N, 2, SK_MODE_DP, &h100, e), 1);
     ck_assert_str_eq(chooser_plan_name(&e[0]), "dp");
 }
 END_TEST
@@ -43,7 +45,7 @@ START_TEST(test_chooser_pick_and_reasons)
                                     {8192, 8192, 8192}, {4096, 4096, 4168}, {128, 14336, 4096}};
     for (int s = 0; s < 6; ++s) {
         chooser_estimate e[CHOOSER_MAX_CANDIDATES];
-        const int n = chooser_candidates(shapes[s][0], shapes[s][1], shapes[s][2], menu, 4, -1, SK_MODE_AUTO,
+        const int n = chooser_candidates(shapes[s][0], shapes[s][1], shapes[s][2], menu, MENU_N, -1, SK_MODE_AUTO,
                                          &h100, e);
         const int p = chooser_pick(e, n);
         for (int i = 0; i < n; ++i) {
@@ -53,29 +55,38 @@ START_TEST(test_chooser_pick_and_reasons)
             ck_assert(e[i].busiest_kt > 0);
         }
     }
-    /* few tiles: 64 x 128 halves the tile, doubles the tiles that fill the SMs */
-    chooser_estimate e = chooser_estimate_of(1024, 1024, 1024, menu, 0, &h100, SK_MODE_DP);
-    chooser_estimate f = chooser_estimate_of(1024, 1024, 1024, menu, 1, &h100, SK_MODE_DP);
-    ck_assert_int_eq(e.tiles, 2 * f.tiles);
-    ck_assert(e.bytes_per_mac > f.bytes_per_mac);
+    /* few tiles: 64 x 128 halves the tile, doubles the tiles that fill the SMs; 64 x 64 again */
+    for (int c = 0; c < 2; ++c) {
+        chooser_estimate e = chooser_estimate_of(1024, 1024, 1024, menu, c, &h100, SK_MODE_DP);
+        chooser_estimate f = chooser_estimate_of(1024, 1024, 1024, menu, c + 1, &h100, SK_MODE_DP);
+        ck_assert_int_eq(e.tiles, 2 * f.tiles);
+        ck_assert(e.bytes_per_mac > f.bytes_per_mac);
+    }
+    /* 64 x 64 where 64 x 128 leaves most clusters idle (512^3: 16 cluster tiles of 66), and not
+     * once its own cluster tiles pass a wave (768^3: 72 of 66) */
+    chooser_estimate p[CHOOSER_MAX_CANDIDATES];
+    int n = chooser_candidates(512, 512, 512, menu, MENU_N, -1, SK_MODE_AUTO, &h100, p);
+    ck_assert_str_eq(menu[p[chooser_pick(p, n)].config].name, "64x64");
+    n = chooser_candidates(768, 768, 768, menu, MENU_N, -1, SK_MODE_AUTO, &h100, p);
+    ck_assert_str_ne(menu[p[chooser_pick(p, n)].config].name, "64x64");
     /* K % 64 != 0 never predicts faster than the next multiple of 64 */
-    chooser_estimate a = chooser_estimate_of(4096, 4096, 4160, menu, 1, &h100, SK_MODE_DP);
-    chooser_estimate b = chooser_estimate_of(4096, 4096, 4168, menu, 1, &h100, SK_MODE_DP);
+    chooser_estimate a = chooser_estimate_of(4096, 4096, 4160, menu, 2, &h100, SK_MODE_DP);
+    chooser_estimate b = chooser_estimate_of(4096, 4096, 4168, menu, 2, &h100, SK_MODE_DP);
     ck_assert(b.t_us >= a.t_us);
     /* the cooperative 128 x 256: half of 128 x 128's tiles, the fewest L2 bytes per MAC */
-    chooser_estimate c = chooser_estimate_of(4096, 4096, 4096, menu, 3, &h100, SK_MODE_DP);
-    chooser_estimate d = chooser_estimate_of(4096, 4096, 4096, menu, 1, &h100, SK_MODE_DP);
+    chooser_estimate c = chooser_estimate_of(4096, 4096, 4096, menu, 4, &h100, SK_MODE_DP);
+    chooser_estimate d = chooser_estimate_of(4096, 4096, 4096, menu, 2, &h100, SK_MODE_DP);
     ck_assert_int_eq(2 * c.tiles, d.tiles);
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < 4; ++i)
         ck_assert(c.bytes_per_mac < chooser_estimate_of(4096, 4096, 4096, menu, i, &h100, SK_MODE_DP).bytes_per_mac);
     /* ... in pairs along M that share B: 128 + 128 rows per k-tile, and ceil(tm/2) x tn cluster tiles */
     ck_assert(fabs(c.bytes_per_mac - (128 + 128) * 2.0 / (128 * 256)) < 1e-12);
-    ck_assert_int_eq(chooser_estimate_of(1100, 4096, 4096, menu, 3, &h100, SK_MODE_DP).cluster_tiles, 5 * 16);
-    ck_assert_int_eq(chooser_estimate_of(1100, 4096, 4096, menu, 1, &h100, SK_MODE_DP).cluster_tiles, 9 * 16);
+    ck_assert_int_eq(chooser_estimate_of(1100, 4096, 4096, menu, 4, &h100, SK_MODE_DP).cluster_tiles, 5 * 16);
+    ck_assert_int_eq(chooser_estimate_of(1100, 4096, 4096, menu, 2, &h100, SK_MODE_DP).cluster_tiles, 9 * 16);
     /* its DRAM floor is a pingpong 256 x 128 pair's (along N) on the transposed problem */
     const chooser_config t = {"256x128", 256, 128, CHOOSER_KT_US_128x256c, 1};
     for (int w = 1; w <= 9; w += 4)
-        ck_assert(fabs(chooser_dram_us(3000, 20000, 8192, &menu[3], &h100, w) -
+        ck_assert(fabs(chooser_dram_us(3000, 20000, 8192, &menu[4], &h100, w) -
                        chooser_dram_us(20000, 3000, 8192, &t, &h100, w)) < 1e-9);
 }
 END_TEST

@@ -30,6 +30,7 @@ static const step_config STEPS[] = {
     {"step07 128x256x64 (-DBN=256: smem only, its accumulators do not fit)",
      {16 * KIB, 32 * KIB, 16 * KIB}, 4},
     {"step07 64x192x64 (-DWG_M_BLOCKS=1 -DBN=192)", {8 * KIB, 24 * KIB, 16 * KIB}, 6},
+    {"step10 64x64", {8 * KIB, 8 * KIB, 16 * KIB}, 8},
     {"step10 64x128", {8 * KIB, 16 * KIB, 16 * KIB}, 8},
     {"step10 128x256c (cooperative: a D pair per warpgroup)", {16 * KIB, 32 * KIB, 32 * KIB}, 4},
 };

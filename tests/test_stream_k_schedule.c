@@ -30,7 +30,7 @@
 #include "work_cover.h"
 
 #define MAX_UNITS 264
-#define MAX_ITEMS 4096
+#define MAX_ITEMS 8192   /* one unit walking 8192^3 in 64x64 cluster tiles */
 
 /* (tiles, k-tiles) cases: the bench's shapes in 128 x 128 tiles (and in
  * cluster pairs), exact mode's K <= 256, odd counts, and tiny ones. */
@@ -655,13 +655,13 @@ END_TEST
  * configuration runs, has no cycle and no chain; and every configuration
  * meets a padding tile past the edge along its pair. */
 static const struct { int bm, bn, parts, along_n; const char *name; } menu_cfgs[] = {
-    {64, 128, 1, 1, "64x128"}, {128, 128, 1, 1, "128x128"}, {128, 192, 1, 1, "128x192"},
+    {64, 64, 1, 1, "64x64"}, {64, 128, 1, 1, "64x128"}, {128, 128, 1, 1, "128x128"}, {128, 192, 1, 1, "128x192"},
     {128, 256, 2, 0, "128x256c"},   /* its pair lies along M and shares B (kernel.cu, SHARE_B) */
 };
 static const int menu_shapes[][3] = {   /* M, N, K: stream-K's, the bench's and edges */
     {1024, 1024, 14336}, {256, 256, 256}, {1000, 1001, 1000}, {4096, 4096, 4096}, {2048, 4096, 14336},
     {640, 1001, 4168},   {8192, 8192, 8192}, {1536, 1536, 1536}, {300, 2000, 512}, {127, 129, 72},
-    {640, 576, 1000},   /* an odd tile count along every configuration's pair: 5 tile rows, 5, 3, 3 columns */
+    {640, 576, 1000},   /* an odd tile count along every configuration's pair: 9, 5, 5, 3 columns, 5 tile rows */
 };
 static const int menu_units[] = {66, 64, 7, 1};
 

@@ -6,7 +6,8 @@
 # of the best measured candidate.  python3 fit_chooser.py [LOGS_DIR]
 # A tenth and eleventh, the cooperative 128x256c's k-tile time and its
 # exposed epilogue per tile, are fitted only when the logs have 128x256c rows
-# (experiments/coop256/README.md).  Times are clock-normalized, the contenders
+# (experiments/coop256/README.md); a twelfth, 64x64's k-tile time, only when
+# they have 64x64 rows (on the menu since session 15, logs/menu5).  Times are clock-normalized, the contenders
 # are fitted and the far candidates only where predicted too fast (all three
 # explained below).  HINGE=0 RESTARTS=1 on logs/menu4 is session 7's fit (the
 # constants before 128x256c shared B); with NORMALIZE=0 CONTENDERS=1e9 on logs/,
@@ -40,8 +41,9 @@ for d, name in (('fit', 'tune_fit'), ('held', 'tune_heldout')):
             for k, v in tu.items(): v['ms'] = v['ms'] * ref / clk.get(k.split('/')[0], ref)
         for k in tu:
             r = dict(set=d, shape=shape, cand=k, **tu[k]); r.update(ex.get(k, {})); rows.append(r)
-cfg={'64x128':(64,128),'128x128':(128,128),'128x192':(128,192),'128x256c':(128,256)}
+cfg={'64x64':(64,64),'64x128':(64,128),'128x128':(128,128),'128x192':(128,192),'128x256c':(128,256)}
 coop=any(r['cand'].startswith('128x256c/') for r in rows)
+small=any(r['cand'].startswith('64x64/') for r in rows)
 def ceil(a,b): return -(-a//b)
 def feats(r):
     M,N,K=r['shape']; c,p=r['cand'].split('/'); bm,bn=cfg[c]
@@ -55,7 +57,8 @@ def feats(r):
     return dict(shape=(M,N,K),c=c,p=p,bm=bm,bn=bn,rows=rows,busy=busy,busiest=r['busiest'],dram=r['dram'],mis=(K%64!=0),K=K,ct=ct)
 def model(th,f):
     T0,k64,k128,k192,l2bw,skf,mis,pw,f0=th[:9]
-    kt={'64x128':k64,'128x128':k128,'128x192':k192,'128x256c':th[9] if len(th)>9 else None}[f['c']]
+    kt={'64x128':k64,'128x128':k128,'128x192':k192,'128x256c':th[9] if coop else None,
+        '64x64':th[-1] if small else None}[f['c']]
     l2=f['busy']*f['rows']*128/(l2bw*1e3)*(mis if f['mis'] else 1)
     M,N,K=f['shape']; F=2.0*M*N*K/1e9
     t=f['busiest']*max(kt,l2)*(skf if f['p']=='sk' else 1)*(1+pw*min(1.0,F/f0))
@@ -94,7 +97,7 @@ def loss(th,data): return (sum((math.log(model(th,f))-math.log(t))**2 for f,t in
 # with seeds 1..RESTARTS and keeps the lowest loss on the fit's shapes.
 best_th,best=None,1e18
 for seed in range(1,int(os.environ.get('RESTARTS','4'))+1):
-    th=[5.0,0.2,0.3,0.45,9000.0,1.3,1.8,0.25,100.0]+([0.55,1.0] if coop else [])
+    th=[5.0,0.2,0.3,0.45,9000.0,1.3,1.8,0.25,100.0]+([0.55,1.0] if coop else [])+([0.08] if small else [])
     random.seed(seed)
     l0=loss(th,fit)
     for it in range(20000):

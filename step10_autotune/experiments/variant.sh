@@ -1,8 +1,8 @@
 # variant.sh — sourced (`. step10_autotune/experiments/variant.sh`) by the experiments
 # that build step 10's kernel.cu (or steps 08-09's) with a small patch (smaller_tile,
 # coop128, coop128x64, no_cluster, peer05_shape, shareb_all, coop_epilogue, m512_chain,
-# m512_order, fixed_cost, small_no_cluster, deeper_ring; and step 06's late_coords).  An experiment's own patch is its own; the patches two of them share
-# (clusters of one, a 64-wide wgmma), building the copy, refusing to go on without a GPU,
+# m512_order, fixed_cost, small_no_cluster, deeper_ring; and step 06's late_coords).  An experiment's own patch is its own; the patch several of them share
+# (clusters of one), building the copy, refusing to go on without a GPU,
 # checking it at odd shapes and timing runs round by round are written once, here.
 
 # variant_build NAME SRC BIN [NVCC_FLAG...]: compile SRC (the patched copy) into BIN with
@@ -73,17 +73,6 @@ variant_no_cluster() {
         "$2" > "$3"
     grep -q '^#define CLUSTER_SIZE 1$' "$3" && grep -q 'if (remote && CLUSTER_SIZE > 1) mbar_arrive_cluster' "$3" ||
         { echo "$1: $2 changed; the clusters-of-one patch no longer applies"; exit 1; }
-}
-
-# variant_wgmma_n64 NAME IN OUT: step 10's kernel.cu IN able to run BN = 64 (an m64n64 wgmma,
-# smaller_tile/wgmma_m64n64.cuh: build with -I that folder).  Exits 1 if IN no longer matches.
-variant_wgmma_n64() {
-    sed -e 's/static_assert(N_ACC == 64 || N_ACC == 96 || N_ACC == 128, "BN must be 128, 192 or 256 (wgmma.cuh)");/static_assert(N_ACC == 32 || N_ACC == 64 || N_ACC == 96 || N_ACC == 128, "BN: 64, 128, 192 or 256");/' \
-        -e 's/    if constexpr (N_ACC == 64) wgmma_m64n128k16_bf16/    if constexpr (N_ACC == 32) wgmma_m64n64k16_bf16(acc, da, db, accumulate);\n    else if constexpr (N_ACC == 64) wgmma_m64n128k16_bf16/' \
-        -e 's/^#include "wgmma.cuh"$/#include "wgmma.cuh"\n#include "wgmma_m64n64.cuh"/' \
-        "$2" > "$3"
-    grep -q 'N_ACC == 32) wgmma_m64n64k16' "$3" && grep -q '^#include "wgmma_m64n64.cuh"' "$3" ||
-        { echo "$1: $2 changed; the m64n64 patch no longer applies"; exit 1; }
 }
 
 # variant_rounds LOG ROUNDS DIR "SHAPES" RUN...: every RUN (a binary of DIR and its flags) at

@@ -10,8 +10,8 @@
 #   sh step10_autotune/experiments/coop128x64/run.sh BUILD OUT
 #
 # Builds two copies of step 10's kernel.cu with one more menu entry,
-# MENU_CONFIG("128x64c", 1, 64, 2, ...), and the m64n64 wgmma wrapper of
-# ../smaller_tile:
+# MENU_CONFIG("128x64c", 1, 64, 2, ...) (the m64n64 wgmma of 64x64, on the menu
+# since session 15; a wrapper of ../smaller_tile before):
 #   BUILD/step10_c128x64a  its pair lies along N and shares A (64 + 64 box rows per
 #                          k-tile per CTA, cuBLAS's 1x2); SHARE_B becomes
 #                          "cooperative and BN > BM", so 128x256c still shares B;
@@ -31,7 +31,7 @@ for v in a b; do
   SRC=$BUILD/kernel_c128x64$v.cu
   rule='s/^#define SHARE_B (TILE_WGS == 2) /#define SHARE_B (TILE_WGS == 2 \&\& BN > BM) /'
   [ $v = b ] && rule='s/^$//'
-  variant_wgmma_n64 coop128x64 step10_autotune/kernel.cu "$SRC"
+  cp step10_autotune/kernel.cu "$SRC"
   sed -i -e 's/^\(    MENU_CONFIG("128x256c", 1, 256, 2, CHOOSER_KT_US_128x256c),.*\)$/\1\n    MENU_CONFIG("128x64c", 1, 64, 2, 0.15),/' \
       -e "$rule" "$SRC"
   grep -q 'MENU_CONFIG("128x64c", 1, 64, 2' "$SRC" ||
@@ -39,8 +39,8 @@ for v in a b; do
   if [ $v = a ]; then grep -q '^#define SHARE_B (TILE_WGS == 2 && BN > BM) ' "$SRC" ||
     { echo "coop128x64: SHARE_B's line changed; the patch no longer applies"; exit 1; }; fi
 done
-variant_build c128x64a "$BUILD/kernel_c128x64a.cu" "$BUILD/step10_c128x64a" -I"$HERE/../smaller_tile"
-variant_build c128x64b "$BUILD/kernel_c128x64b.cu" "$BUILD/step10_c128x64b" -I"$HERE/../smaller_tile"
+variant_build c128x64a "$BUILD/kernel_c128x64a.cu" "$BUILD/step10_c128x64a"
+variant_build c128x64b "$BUILD/kernel_c128x64b.cu" "$BUILD/step10_c128x64b"
 variant_need_gpu coop128x64 "$BUILD/step10_c128x64a"
 variant_tune "$BUILD/step10_c128x64a" "$OUT/tune_c128x64a.txt" 1024x1024x1024 768x768x768 512x512x512 \
      1024x1024x2048 1024x1024x4096 1024x1024x14336 512x4096x4096 512x4096x14336 1024x4096x4096 \
