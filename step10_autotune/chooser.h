@@ -17,7 +17,7 @@
 #define CHOOSER_POWER 0.193            /* k-tile time lost at the power cap ... */
 #define CHOOSER_POWER_GFLOP 265.5      /* ... reached at this many GFLOPs and above */
 /* Tensor-core time of one k-tile (BM x BN x 64) per tile, us, at boost clock. */
-#define CHOOSER_KT_US_64x64 0.08             /* PROVISIONAL: not yet fitted */
+#define CHOOSER_KT_US_64x64 0.0498     /* fitted alone, the other eleven held (NOTES.md, "Session 15") */
 #define CHOOSER_KT_US_64x128 0.1163
 #define CHOOSER_KT_US_128x128 0.3134
 #define CHOOSER_KT_US_128x192 0.4599
@@ -136,11 +136,14 @@ SCHED_FN int chooser_candidates(int M, int N, int K, const chooser_config *menu,
     return n;
 }
 
-/* The fastest predicted candidate; no tie rule (a near tie to fewer bytes per MAC cost three sweep shapes: NOTES.md). */
+/* The fastest predicted candidate.  Where the DRAM floor bounds several alike (an exact tie), the one whose
+ * mainloop lies furthest under it; no rule for near ties (one to fewer bytes per MAC cost three sweep shapes:
+ * NOTES.md). */
 SCHED_FN int chooser_pick(const chooser_estimate *e, int n)
 {
     int best = 0;
-    for (int i = 1; i < n; ++i) best = e[i].t_us < e[best].t_us ? i : best;
+    for (int i = 1; i < n; ++i)
+        if (e[i].t_us < e[best].t_us || (e[i].t_us == e[best].t_us && e[i].t_mma_us < e[best].t_mma_us)) best = i;
     return best;
 }
 

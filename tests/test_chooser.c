@@ -48,12 +48,16 @@ START_TEST(test_chooser_pick_and_reasons)
         const int n = chooser_candidates(shapes[s][0], shapes[s][1], shapes[s][2], menu, MENU_N, -1, SK_MODE_AUTO,
                                          &h100, e);
         const int p = chooser_pick(e, n);
+        int ties = 0;
         for (int i = 0; i < n; ++i) {
             ck_assert(e[p].t_us <= 1.01 * e[i].t_us);
+            /* an exact tie (the DRAM floor bounds both) goes to the mainloop furthest under the floor */
+            if (i != p && e[i].t_us == e[p].t_us) ck_assert(e[p].t_mma_us <= e[i].t_mma_us), ++ties;
             ck_assert(e[i].t_us >= CHOOSER_T0_US + e[i].t_dram_us - 1e-9);
             ck_assert(e[i].last_wave_fill > 0 && e[i].last_wave_fill <= 1);
             ck_assert(e[i].busiest_kt > 0);
         }
+        if (shapes[s][0] == 128) ck_assert_int_gt(ties, 0);   /* 128 x 14336 x 4096: B's 117 MB bound them all */
     }
     /* few tiles: 64 x 128 halves the tile, doubles the tiles that fill the SMs; 64 x 64 again */
     for (int c = 0; c < 2; ++c) {
