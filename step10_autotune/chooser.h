@@ -26,17 +26,17 @@
 
 #define CHOOSER_MAX_CANDIDATES 16
 #define CHOOSER_BK 64                  /* k-tile: 64 bf16, one 128-byte row */
-#define CHOOSER_CLUSTER 2              /* CTAs per cluster, along N (cooperative: along M) */
 
 typedef struct {
     const char *name;    /* "128x128": the tile of ONE CTA (one consumer warpgroup's, or both's: "c") */
     int bm, bn;          /* its rows and columns */
     double kt_us;        /* fitted tensor-core time of one k-tile (CHOOSER_KT_US_*) */
     int tile_wgs;        /* consumer warpgroups on one tile: 1 pingpong, 2 cooperative */
+    int cluster;         /* CTAs per cluster: 2 along N (cooperative: along M), 1 for 64x64 */
 } chooser_config;
 
 typedef struct {         /* read from the device, so an H200 gets its own answers */
-    int clusters;        /* clusters of 2 that can be resident at once (occupancy query) */
+    int ctas;            /* CTAs resident at once, one per SM (occupancy query); a configuration's units: ctas / cluster */
     double l2_bytes;     /* L2 size (device attribute) */
     double dram_gbs;     /* memory bandwidth, GB/s (memory clock x bus width) */
 } chooser_device;
@@ -56,20 +56,20 @@ typedef struct {
 
 SCHED_FN double chooser_box_rows(const chooser_config *c)   /* rows of A and B one CTA loads per k-tile */
 {
-    return c->tile_wgs > 1 ? c->bm + c->bn / 2.0 : c->bm / 2.0 + c->bn;   /* shares B (kernel.cu, SHARE_B); A */
+    return c->tile_wgs > 1 ? c->bm + (double)c->bn / c->cluster : (double)c->bm / c->cluster + c->bn;   /* B; A */
 }
 
 /* The DRAM floor, us; a wave's panels: its busy clusters' rows of A and columns of B, K deep. */
 SCHED_FN double chooser_dram_us(int M, int N, int K, const chooser_config *c, const chooser_device *d,
                                 double waves)
 {
-    const chooser_config t = {c->name, c->bn, c->bm, c->kt_us, 1};   /* a pair along M: the transposed problem's */
+    const chooser_config t = {c->name, c->bn, c->bm, c->kt_us, 1, c->cluster};   /* a pair along M: transposed */
     if (c->tile_wgs > 1) return chooser_dram_us(N, M, K, &t, d, waves);
-    const int tm = (M + c->bm - 1) / c->bm;
-    const double busy = waves < 1 ? waves * d->clusters : d->clusters;
+    const int tm = (M + c->bm - 1) / c->bm, units = d->ctas / c->cluster;
+    const double busy = waves < 1 ? waves * units : units;
     /* the grouped raster walks a wave's cluster tiles across M first (groups of 8): up to 8 tile rows */
     const double rows = (tm < 8 ? tm : 8) * (double)c->bm;
-    const double cols = busy / (tm < 8 ? tm : 8) * CHOOSER_CLUSTER * c->bn;
+    const double cols = busy / (tm < 8 ? tm : 8) * c->cluster * c->bn;
     const double wave_bytes = (rows + cols) * K * 2.0;
     const double ab = 2.0 * ((double)M + N) * K;
     const double reads = wave_bytes > d->l2_bytes && waves > 1 ? ab + wave_bytes * (waves - 1) : ab;
@@ -83,18 +83,17 @@ SCHED_FN chooser_estimate chooser_estimate_of(int M, int N, int K, const chooser
     chooser_estimate e = {.config = config, .mode = mode};   /* the rest zero */
     /* the plan this mode makes over the cluster tiles of this tile (sk_plan_make) */
     const int tm = (M + c->bm - 1) / c->bm, tn = (N + c->bn - 1) / c->bn, kt = (K + CHOOSER_BK - 1) / CHOOSER_BK;
+    const int cl = c->cluster, units = d->ctas / cl;
     e.tiles = tm * tn;
-    e.cluster_tiles = c->tile_wgs > 1 ? (tm + CHOOSER_CLUSTER - 1) / CHOOSER_CLUSTER * tn
-                                      : tm * ((tn + CHOOSER_CLUSTER - 1) / CHOOSER_CLUSTER);
-    e.plan = sk_plan_make(e.cluster_tiles, kt, d->clusters, mode);
-    e.waves = (double)e.cluster_tiles / d->clusters;
-    const int rem = e.cluster_tiles % d->clusters;
-    e.last_wave_fill = rem ? (double)rem / d->clusters : 1.0;
+    e.cluster_tiles = c->tile_wgs > 1 ? (tm + cl - 1) / cl * tn : tm * ((tn + cl - 1) / cl);
+    e.plan = sk_plan_make(e.cluster_tiles, kt, units, mode);
+    e.waves = (double)e.cluster_tiles / units;
+    const int rem = e.cluster_tiles % units;
+    e.last_wave_fill = rem ? (double)rem / units : 1.0;
     e.bytes_per_mac = chooser_box_rows(c) * 2.0 / ((double)c->bm * c->bn);
     e.busiest_kt = sk_plan_time(&e.plan);
     /* every CTA of a streamed plan is busy; a whole-tile plan's, up to the tiles */
-    const int busy = (e.plan.sk_tiles || e.cluster_tiles > d->clusters ? d->clusters : e.cluster_tiles) *
-                     CHOOSER_CLUSTER;
+    const int busy = (e.plan.sk_tiles || e.cluster_tiles > units ? units : e.cluster_tiles) * cl;
     const double l2_kt_us = busy * chooser_box_rows(c) * 128.0 / (CHOOSER_L2_GBS * 1e3) *
                             (K % CHOOSER_BK ? CHOOSER_MISALIGNED : 1.0);
     const double gflop = 2.0 * M * (double)N * K / 1e9;

@@ -102,8 +102,11 @@ static __device__ __forceinline__ void wgmma_tile_k16(float (&acc)[N_ACC], uint6
  * its BM rows and multicasts them.  Sharing B instead (clusters along M)
  * measured within 2%, A ahead on the large shapes (step 08's NOTES.md).  Every CTA
  * still receives the whole stage, STAGE_BYTES, into its own shared memory. */
-#define CLUSTER_SIZE 2
-#define CLUSTER_MASK ((uint16_t)((1u << CLUSTER_SIZE) - 1))   /* multicast to both CTAs */
+/* 64 x 64 runs alone.  Where it wins (few tiles) the pair's start-up barrier costs more than
+ * the A rows it would share save (512^3: 1.3-1.6%, NOTES.md "Session 15"); a macro of the
+ * tile, as BM is, so the multicast below stays a plain load there. */
+#define CLUSTER_SIZE (BM * BN > 64 * 64 ? 2 : 1)
+#define CLUSTER_MASK ((uint16_t)0x3)                   /* multicast to both CTAs of a pair */
 #define SHARE_B (TILE_WGS == 2)   /* cooperative: a pair along M shares B (experiments/shareb); comments: read B, M for A, N */
 #define A_HALF_ROWS (SHARE_B ? BM : BM / CLUSTER_SIZE)   /* rows of A this CTA loads */
 #define A_HALF_BYTES (A_HALF_ROWS * BK * 2)
@@ -219,7 +222,7 @@ typedef struct {
     __nv_bfloat16 *D;                  /* for the masked stores when N % 8 != 0 */
     int M, N, k_tiles, stages;         /* k_tiles = ceil(K / BK): the last may be partial */
     cluster_sched sched;               /* cluster tiles; rank r of a cluster takes tile r */
-    uint16_t walk_start[CLUSTER_PROBE_MAX_SMS / CLUSTER_SIZE];   /* each cluster's first work index: no global load */
+    uint16_t walk_start[CLUSTER_PROBE_MAX_SMS / 2];   /* each cluster's first work index: no global load */
     stream_k_params sk;                /* the plan; per launch: workspace and epoch */
     int use_tma_store;                 /* 1: N % 8 == 0 (16-byte D rows), 0: masked stores */
     trace_ctx trace;                   /* tracing off unless --trace (recs == NULL) */
@@ -348,7 +351,7 @@ static __device__ __forceinline__ int fixup_piece(const kernel_params *P, consum
 template <int SHARED>   /* one box; the shared one is multicast into both CTAs' slot */
 static __device__ __forceinline__ void tma_load_box(uint32_t dst, const CUtensorMap *map, int k, int row, uint32_t bar)
 {
-    if (SHARED) tma_load_2d_multicast(dst, map, k, row, bar, CLUSTER_MASK);
+    if (SHARED) tma_load_2d_multicast(dst, map, k, row, bar, CLUSTER_MASK);   /* SHARED: in a pair */
     else tma_load_2d(dst, map, k, row, bar);
 }
 
@@ -378,9 +381,9 @@ static __device__ __forceinline__ void producer_load_tile(const kernel_params *P
         /* Coordinates innermost first: {k, row}.  Our half of A, into the
          * same offset of both CTAs' slot; each one's full barrier counts it. */
         const uint32_t ra = SHARE_B ? 0 : pc->rank, rb = SHARE_B ? pc->rank : 0;   /* the other box is ours alone */
-        tma_load_box<!SHARE_B>(sm->a + write_state->index * A_STAGE_BYTES + ra * A_HALF_BYTES, &P->map_a,
+        tma_load_box<!SHARE_B && CLUSTER_SIZE == 2>(sm->a + write_state->index * A_STAGE_BYTES + ra * A_HALF_BYTES, &P->map_a,
                                kt * BK, u->tile_m * BM + (int)ra * A_HALF_ROWS, smem_u32(bar));
-        tma_load_box<SHARE_B>(sm->b + write_state->index * B_STAGE_BYTES + rb * B_HALF_BYTES, &P->map_b,
+        tma_load_box<SHARE_B && CLUSTER_SIZE == 2>(sm->b + write_state->index * B_STAGE_BYTES + rb * B_HALF_BYTES, &P->map_b,
                               kt * BK, u->tile_n * BN + (int)rb * B_HALF_ROWS, smem_u32(bar));
         CLOCK_SPAN(pc->clk, 1, TP_PRODUCER_LOAD, pc->loads);
         pipeline_advance(write_state);
@@ -493,7 +496,7 @@ static __device__ __forceinline__ void consumer_mainloop(consumer_ctx *cc, float
             if (!(PLANTED(cc->plant_bug, BUG_SKIP_RELEASE) && cc->reads == 1))
 #endif
                 if (cc->leader)
-                    consumer_release_cluster(sm->empty, release_state->index, cc->rank ^ 1u,
+                    consumer_release_cluster(sm->empty, release_state->index, cc->rank ^ 1u, CLUSTER_SIZE == 2 &&
                                              !(PLANTED(cc->plant_bug, BUG_SKIP_REMOTE_RELEASE) && cc->reads == 1));
             pipeline_advance(release_state);
         }
@@ -510,7 +513,7 @@ static __device__ __forceinline__ void consumer_mainloop(consumer_ctx *cc, float
      * load (step 06 on) refills the slot during the epilogue. */
     wgmma_wait_group(0);
     wgmma_fence_operands(&acc[0][0], WG_M_BLOCKS * ACC_REGS);
-    if (cc->leader) consumer_release_cluster(sm->empty, release_state->index, cc->rank ^ 1u, 1);
+    if (cc->leader) consumer_release_cluster(sm->empty, release_state->index, cc->rank ^ 1u, CLUSTER_SIZE == 2);
 }
 
 /* One 64 x 64 sub-tile through a D buffer: registers -> bf16 -> swizzled
@@ -676,7 +679,7 @@ static __device__ __forceinline__ void consumer_tiles(const kernel_params *P, co
  *     warpgroup, so one thread's wait covers all four warps.  (CUTLASS's
  *     PipelineTmaAsync with clusters also counts one arrival per
  *     consumer warpgroup and CTA.) */
-template <int TILE_WGS>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static __device__ __forceinline__ void barriers_init(const smem_ring *sm, int stages)
 {
     if (threadIdx.x == 0) {
@@ -705,7 +708,7 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
     const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x / WG_THREADS, 0);
     const uint32_t rank = cluster_ctarank();   /* 0 or 1: which tile and which half of A */
 
-    barriers_init<TILE_WGS>(&sm, P->stages);
+    barriers_init<WG_M_BLOCKS, BN, TILE_WGS>(&sm, P->stages);
     /* Nobody waits on, arrives at or TMA-signals an uninitialized barrier,
      * in this CTA or the partner's: the cluster-wide __syncthreads, its
      * arrive relaxed (mbar_fence_init released the init to the cluster). */
@@ -915,13 +918,13 @@ static int menu_estimates(const gemm_operands *op, chooser_estimate *e)
 {
     static chooser_config cfg[MENU_SIZE];
     static chooser_device dev;
-    if (!dev.clusters) {
+    if (!dev.ctas) {
         gemm_operands o = *op;
         o.stages = gemm_stages_that_fit(MENU[0].launch, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
-        const chooser_device d = {gemm_persistent_grid(MENU[0].launch, &o, 1 << 28) / CLUSTER_SIZE,
+        const chooser_device d = {gemm_persistent_grid(MENU[0].launch, &o, 1 << 28),   /* 64x64: one CTA per SM */
                                   (double)op->l2_bytes, op->dram_gbs};
         dev = d;
-        for (int c = 0; c < MENU_SIZE; ++c) cfg[c] = MENU[c].c;
+        for (int c = 0; c < MENU_SIZE; ++c) cfg[c] = MENU[c].c, cfg[c].cluster = MENU[c].launch->cluster;
     }
     return chooser_candidates(op->m, op->n, op->k, cfg, MENU_SIZE, op->config, op->mode, &dev, e);
 }
@@ -969,7 +972,7 @@ static void *step_prepare(const gemm_operands *op)
 int main(int argc, char **argv)
 {
     static const gemm_menu menu = {MENU_SIZE, menu_config_name, menu_candidates, menu_explain};
-    char summary[320] = "autotuned GEMM: step 09's kernel (clusters of 2 sharing A, B for 128x256c; stream-K) at a menu of tiles:";
+    char summary[320] = "autotuned GEMM: step 09's kernel (clusters of 2 sharing A, B for 128x256c; 64x64 alone; stream-K), tiles:";
     for (int c = 0; c < MENU_SIZE; ++c) strcat(strcat(summary, " "), MENU[c].c.name);   /* 320: room to spare */
     strcat(summary, "; chosen by a model, the cache or --tune");
     const gemm_step step = {

@@ -12,13 +12,13 @@
 
 #define MENU_N 5   /* kernel.cu's menu, in its order */
 static const chooser_config menu[MENU_N] = {
-    {"64x64", 64, 64, CHOOSER_KT_US_64x64, 1},
-    {"64x128", 64, 128, CHOOSER_KT_US_64x128, 1},
-    {"128x128", 128, 128, CHOOSER_KT_US_128x128, 1},
-    {"128x192", 128, 192, CHOOSER_KT_US_128x192, 1},
-    {"128x256c", 128, 256, CHOOSER_KT_US_128x256c, 2},   /* cooperative: the CTA's tile */
+    {"64x64", 64, 64, CHOOSER_KT_US_64x64, 1, 1},   /* alone: no cluster */
+    {"64x128", 64, 128, CHOOSER_KT_US_64x128, 1, 2},
+    {"128x128", 128, 128, CHOOSER_KT_US_128x128, 1, 2},
+    {"128x192", 128, 192, CHOOSER_KT_US_128x192, 1, 2},
+    {"128x256c", 128, 256, CHOOSER_KT_US_128x256c, 2, 2},   /* cooperative: the CTA's tile */
 };
-static const chooser_device h100 = {66, 50.0 * 1024 * 1024, 3352.0};
+static const chooser_device h100 = {132, 50.0 * 1024 * 1024, 3352.0};
 
 /* Every plan once per configuration; all three modes where auto streams. */
 START_TEST(test_chooser_candidates)
@@ -66,8 +66,12 @@ START_TEST(test_chooser_pick_and_reasons)
         ck_assert_int_eq(e.tiles, 2 * f.tiles);
         ck_assert(e.bytes_per_mac > f.bytes_per_mac);
     }
+    /* 64 x 64 runs alone: its cluster tiles are its tiles, and it loads its whole A and B boxes */
+    chooser_estimate a64 = chooser_estimate_of(1024, 1024, 1024, menu, 0, &h100, SK_MODE_DP);
+    ck_assert_int_eq(a64.cluster_tiles, a64.tiles);
+    ck_assert(fabs(a64.bytes_per_mac - (64 + 64) * 2.0 / (64 * 64)) < 1e-12);
     /* 64 x 64 where 64 x 128 leaves most clusters idle (512^3: 16 cluster tiles of 66), and not
-     * once its own cluster tiles pass a wave (768^3: 72 of 66) */
+     * once its own tiles pass a wave (768^3: 144 on 132 SMs, alone) */
     chooser_estimate p[CHOOSER_MAX_CANDIDATES];
     int n = chooser_candidates(512, 512, 512, menu, MENU_N, -1, SK_MODE_AUTO, &h100, p);
     ck_assert_str_eq(menu[p[chooser_pick(p, n)].config].name, "64x64");
@@ -88,7 +92,7 @@ START_TEST(test_chooser_pick_and_reasons)
     ck_assert_int_eq(chooser_estimate_of(1100, 4096, 4096, menu, 4, &h100, SK_MODE_DP).cluster_tiles, 5 * 16);
     ck_assert_int_eq(chooser_estimate_of(1100, 4096, 4096, menu, 2, &h100, SK_MODE_DP).cluster_tiles, 9 * 16);
     /* its DRAM floor is a pingpong 256 x 128 pair's (along N) on the transposed problem */
-    const chooser_config t = {"256x128", 256, 128, CHOOSER_KT_US_128x256c, 1};
+    const chooser_config t = {"256x128", 256, 128, CHOOSER_KT_US_128x256c, 1, 2};
     for (int w = 1; w <= 9; w += 4)
         ck_assert(fabs(chooser_dram_us(3000, 20000, 8192, &menu[4], &h100, w) -
                        chooser_dram_us(20000, 3000, 8192, &t, &h100, w)) < 1e-9);

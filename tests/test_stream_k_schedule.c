@@ -30,7 +30,7 @@
 #include "work_cover.h"
 
 #define MAX_UNITS 264
-#define MAX_ITEMS 8192   /* one unit walking 8192^3 in 64x64 cluster tiles */
+#define MAX_ITEMS 16384   /* one unit walking 8192^3 in 64x64 tiles (alone: 16384) */
 
 /* (tiles, k-tiles) cases: the bench's shapes in 128 x 128 tiles (and in
  * cluster pairs), exact mode's K <= 256, odd counts, and tiny ones. */
@@ -653,10 +653,11 @@ END_TEST
  * owner's part reads is the one the same part of that writer's CTA wrote, for
  * the same tile; and the wait graph, simulated with the body the
  * configuration runs, has no cycle and no chain; and every configuration
- * meets a padding tile past the edge along its pair. */
-static const struct { int bm, bn, parts, along_n; const char *name; } menu_cfgs[] = {
-    {64, 64, 1, 1, "64x64"}, {64, 128, 1, 1, "64x128"}, {128, 128, 1, 1, "128x128"}, {128, 192, 1, 1, "128x192"},
-    {128, 256, 2, 0, "128x256c"},   /* its pair lies along M and shares B (kernel.cu, SHARE_B) */
+ * meets a padding tile past the edge along its pair (64x64 runs alone: no pair, no padding). */
+static const struct { int bm, bn, parts, along_n, cluster; const char *name; } menu_cfgs[] = {
+    {64, 64, 1, 1, 1, "64x64"}, {64, 128, 1, 1, 2, "64x128"}, {128, 128, 1, 1, 2, "128x128"},
+    {128, 192, 1, 1, 2, "128x192"},
+    {128, 256, 2, 0, 2, "128x256c"},   /* its pair lies along M and shares B (kernel.cu, SHARE_B) */
 };
 static const int menu_shapes[][3] = {   /* M, N, K: stream-K's, the bench's and edges */
     {1024, 1024, 14336}, {256, 256, 256}, {1000, 1001, 1000}, {4096, 4096, 4096}, {2048, 4096, 14336},
@@ -666,21 +667,22 @@ static const int menu_shapes[][3] = {   /* M, N, K: stream-K's, the bench's and 
 static const int menu_units[] = {66, 64, 7, 1};
 
 /* Checks one plan's slots (see above); counts its owners and writers. */
-static void expect_menu_slots(const sk_plan *p, int parts, const char *what, int *owners, int *writers)
+static void expect_menu_slots(const sk_plan *p, int parts, int cluster, const char *what, int *owners,
+                              int *writers)
 {
     static int slot_tile[2 * MAX_PARTS * MAX_UNITS], slot_rank[2 * MAX_PARTS * MAX_UNITS],
         slot_part[2 * MAX_PARTS * MAX_UNITS];
-    const int nslots = 2 * p->units * parts;
+    const int nslots = cluster * p->units * parts;
     for (int s = 0; s < nslots; ++s) slot_tile[s] = -1;
     for (int u = 0; u < p->units; ++u)
         for (int i = 0; i < nitems[u]; ++i) {
             if (!sk_work_writes(p, &items[u][i])) continue;
-            for (int r = 0; r < 2; ++r)
+            for (int r = 0; r < cluster; ++r)
                 for (int q = 0; q < parts; ++q, ++*writers) {
-                    const int s = sk_part_slot(u, r, 2, q, parts);
+                    const int s = sk_part_slot(u, r, cluster, q, parts);
                     EXPECT(s >= 0 && s < nslots && slot_tile[s] < 0, "%s: unit %d rank %d part %d: slot %d "
                            "outside [0, %d) or reused", what, u, r, q, s, nslots);
-                    EXPECT(parts > 1 || s == sk_cluster_slot(u, r, 2), "%s: pingpong's slot moved", what);
+                    EXPECT(parts > 1 || s == sk_cluster_slot(u, r, cluster), "%s: pingpong's slot moved", what);
                     slot_tile[s] = items[u][i].tile, slot_rank[s] = r, slot_part[s] = q;
                 }
         }
@@ -690,9 +692,9 @@ static void expect_menu_slots(const sk_plan *p, int parts, const char *what, int
             if (!sk_work_waits(p, &w)) continue;
             ++*owners;
             for (int v = u + 1; v <= sk_tile_last_unit(p, w.tile); ++v)
-                for (int r = 0; r < 2; ++r)
+                for (int r = 0; r < cluster; ++r)
                     for (int q = 0; q < parts; ++q) {
-                        const int s = sk_part_slot(v, r, 2, q, parts);
+                        const int s = sk_part_slot(v, r, cluster, q, parts);
                         EXPECT(s >= 0 && s < nslots && slot_tile[s] == w.tile && slot_rank[s] == r &&
                                slot_part[s] == q, "%s: owner %d rank %d part %d of tile %d reads slot %d, "
                                "written for tile %d rank %d part %d", what, u, r, q, w.tile, s,
@@ -712,10 +714,11 @@ START_TEST(test_menu_fixup_on_clusters)
         const int mode = m ? SK_MODE_AUTO : SK_MODE_SK;
         const int M = menu_shapes[sh][0], N = menu_shapes[sh][1], K = menu_shapes[sh][2], U = menu_units[ui];
         const int parts = menu_cfgs[c].parts;
-        const cluster_sched cs = cluster_sched_make(M, N, menu_cfgs[c].bm, menu_cfgs[c].bn, 2,
+        const int cl = menu_cfgs[c].cluster;
+        const cluster_sched cs = cluster_sched_make(M, N, menu_cfgs[c].bm, menu_cfgs[c].bn, cl,
                                                     menu_cfgs[c].along_n, 8, U);
         const sk_plan p = sk_plan_make(cs.sched.num_tiles, (K + 63) / 64, U, mode);
-        for (int t = 0; t < p.tiles; ++t) {   /* rank 1's padding tile lies past the edge along the pair */
+        for (int t = 0; t < p.tiles && cl == 2; ++t) {   /* rank 1's padding tile lies past the edge along the pair */
             const work_unit wu = cluster_unit(&cs, t, 1, p.kt);
             if (cluster_unit_stores(&cs, &wu)) continue;
             ++padding[c];
@@ -726,12 +729,13 @@ START_TEST(test_menu_fixup_on_clusters)
         snprintf(what, sizeof what, "%s %dx%dx%d U %d mode %d", menu_cfgs[c].name, M, N, K, U, mode);
         EXPECT(sk_launch_faults(&p, &cs, p.units) == 0, "%s: the ledger has faults", what);
         walk_all(&p);
-        expect_menu_slots(&p, parts, what, &owners[c], &writers[c]);
+        expect_menu_slots(&p, parts, cl, what, &owners[c], &writers[c]);
         for (int b = 0; b < NELEMS(bodies); ++b)   /* the body this configuration runs */
             if (bodies[b].parts == parts && bodies[b].pingpong == (parts == 1)) expect_no_cycle_no_chain(&p, b, what);
     }
     for (int c = 0; c < NELEMS(menu_cfgs); ++c)   /* the fixup was exercised, not only whole tiles; odd edges */
-        ck_assert_msg(owners[c] > 0 && writers[c] > owners[c] && padding[c] > 0, "%s: %d owners, %d writer parts, "
+        ck_assert_msg(owners[c] > 0 && writers[c] > owners[c] && (padding[c] > 0) == (menu_cfgs[c].cluster == 2),
+                      "%s: %d owners, %d writer parts, "
                       "%d padding tiles", menu_cfgs[c].name, owners[c], writers[c], padding[c]);
 }
 END_TEST

@@ -50,10 +50,12 @@ def feats(r):
     # box rows per k-tile from the log's B/MAC (x 64 per row of 128 B, to 32 rows):
     # bm/2 + bn for a pair along N sharing A; bm + bn/2 for 128x256c's pair along
     # M sharing B (experiments/shareb), whose cluster tiles are ceil(tm/2) x tn
+    # and bm + bn for a CTA alone (64x64 since 3dff353's successor; logs/menu5 ran it in pairs)
     rows=32*round(r.get('bpm',(bm/2+bn)*2/(bm*bn))*bm*bn/2/32)
-    along_m=rows==bm+bn//2!=bm//2+bn
-    tm=ceil(M,bm); tn=ceil(N,bn); ct=ceil(tm,2)*tn if along_m else tm*ceil(tn,2)
-    busy=min(ct,66)*2 if p=='dp' else 132
+    cl=1 if rows==bm+bn else 2
+    along_m=cl==2 and rows==bm+bn//2!=bm//2+bn
+    tm=ceil(M,bm); tn=ceil(N,bn); ct=tm*tn if cl==1 else ceil(tm,2)*tn if along_m else tm*ceil(tn,2)
+    busy=(min(ct,132//cl) if p=='dp' else 132//cl)*cl
     return dict(shape=(M,N,K),c=c,p=p,bm=bm,bn=bn,rows=rows,busy=busy,busiest=r['busiest'],dram=r['dram'],mis=(K%64!=0),K=K,ct=ct)
 def model(th,f,tie=False):
     T0,k64,k128,k192,l2bw,skf,mis,pw,f0=th[:9]
