@@ -65,10 +65,12 @@ variant_checks() {
 }
 
 # variant_no_cluster NAME IN OUT: IN (the kernel.cu of step 08, 09 or 10) with clusters of
-# one: CLUSTER_SIZE 1 (each CTA loads its whole A and B boxes; the "multicast" goes to
-# itself) and no release to a partner that is not there.  Exits 1 if IN no longer matches.
+# one: CLUSTER_SIZE 1 (each CTA loads its whole A and B boxes; in steps 08-09 the "multicast"
+# goes to itself, in step 10 since 78cfd39 the loads are plain, as for its 64x64) and no release
+# to a partner that is not there.  Exits 1 if IN no longer matches.
 variant_no_cluster() {
     sed -e 's/^#define CLUSTER_SIZE 2$/#define CLUSTER_SIZE 1/' \
+        -e 's/^#define CLUSTER_SIZE (BM \* BN > 64 \* 64 ? 2 : 1)$/#define CLUSTER_SIZE 1/' \
         -e 's/^    if (remote) mbar_arrive_cluster(&empty\[slot\], peer);$/    if (remote \&\& CLUSTER_SIZE > 1) mbar_arrive_cluster(\&empty[slot], peer);/' \
         "$2" > "$3"
     grep -q '^#define CLUSTER_SIZE 1$' "$3" && grep -q 'if (remote && CLUSTER_SIZE > 1) mbar_arrive_cluster' "$3" ||
