@@ -66,6 +66,10 @@ START_TEST(test_chooser_pick_and_reasons)
         ck_assert_int_eq(e.tiles, 2 * f.tiles);
         ck_assert(e.bytes_per_mac > f.bytes_per_mac);
     }
+    /* whole tiles in one wave, K aligned: the tile's own k-tile time, not the L2 feed; misaligned: the L2's */
+    ck_assert(chooser_estimate_of(1024, 1024, 1024, menu, 1, &h100, SK_MODE_DP).kt_us == CHOOSER_KT_US_64x128);
+    ck_assert(chooser_estimate_of(1024, 1024, 1000, menu, 1, &h100, SK_MODE_DP).kt_us > CHOOSER_KT_US_64x128);
+    ck_assert(chooser_estimate_of(2048, 2048, 2048, menu, 1, &h100, SK_MODE_DP).kt_us > CHOOSER_KT_US_64x128);
     /* 64 x 64 runs alone: its cluster tiles are its tiles, and it loads its whole A and B boxes */
     chooser_estimate a64 = chooser_estimate_of(1024, 1024, 1024, menu, 0, &h100, SK_MODE_DP);
     ck_assert_int_eq(a64.cluster_tiles, a64.tiles);

@@ -56,12 +56,15 @@ def feats(r):
     along_m=cl==2 and rows==bm+bn//2!=bm//2+bn
     tm=ceil(M,bm); tn=ceil(N,bn); ct=tm*tn if cl==1 else ceil(tm,2)*tn if along_m else tm*ceil(tn,2)
     busy=(min(ct,132//cl) if p=='dp' else 132//cl)*cl
-    return dict(shape=(M,N,K),c=c,p=p,bm=bm,bn=bn,rows=rows,busy=busy,busiest=r['busiest'],dram=r['dram'],mis=(K%64!=0),K=K,ct=ct)
+    return dict(shape=(M,N,K),c=c,p=p,bm=bm,bn=bn,rows=rows,busy=busy,busiest=r['busiest'],dram=r['dram'],mis=(K%64!=0),K=K,ct=ct,cl=cl)
 def model(th,f,tie=False):
     T0,k64,k128,k192,l2bw,skf,mis,pw,f0=th[:9]
     kt={'64x128':k64,'128x128':k128,'128x192':k192,'128x256c':th[9] if coop else None,
         '64x64':th[-1] if small else None}[f['c']]
     l2=f['busy']*f['rows']*128/(l2bw*1e3)*(mis if f['mis'] else 1)
+    # whole tiles that fit in one wave: the L2 feed does not bind unless K is misaligned (chooser.h,
+    # session 15); L2_ONE_WAVE=1 charges it there too, as the model did before
+    if os.environ.get('L2_ONE_WAVE')!='1' and f['p']=='dp' and f['ct']<=132//f['cl'] and not f['mis']: l2=0
     M,N,K=f['shape']; F=2.0*M*N*K/1e9
     t=f['busiest']*max(kt,l2)*(skf if f['p']=='sk' else 1)*(1+pw*min(1.0,F/f0))
     if f['c']=='128x256c':   # the cooperative tile's epilogues are not hidden (chooser.h)
@@ -101,21 +104,22 @@ def loss(th,data): return (sum((math.log(model(th,f))-math.log(t))**2 for f,t in
 # with seeds 1..RESTARTS and keeps the lowest loss on the fit's shapes.
 # ONLY=64x64 fits 64x64's k-tile time alone and holds the other eleven at
 # chooser.h's values (the menu's new configuration, its neighbours' constants
-# as they were judged).
+# as they were judged); ONLY=64x64,L2_GBS frees the L2 feed too (NAMES below).
 NAMES=['T0_US','KT_US_64x128','KT_US_128x128','KT_US_128x192','L2_GBS','SK_SCATTER','MISALIGNED','POWER',
        'POWER_GFLOP','KT_US_128x256c','EPI_US_COOP','KT_US_64x64']
 ONLY=os.environ.get('ONLY')
+if os.environ.get('FIT')=='0': ONLY='T0_US'   # FIT=0: no walk, chooser.h's constants judged as they are
 if ONLY:
     h=open(os.path.join(os.path.dirname(os.path.abspath(__file__)),'..','chooser.h')).read()
     start=[float(re.search(r'#define CHOOSER_%s ([\d.]+)'%n,h).group(1)) for n in NAMES]
-    free=[NAMES.index('KT_US_'+ONLY)]
+    free=[NAMES.index(n if n in NAMES else 'KT_US_'+n) for n in ONLY.split(',')]   # e.g. 64x64,L2_GBS
 best_th,best=None,1e18
-for seed in range(1,int(os.environ.get('RESTARTS','4'))+1):
+for seed in range(1,int(os.environ.get('RESTARTS','4')) + 1 if os.environ.get('FIT')!='0' else 2):
     th=[5.0,0.2,0.3,0.45,9000.0,1.3,1.8,0.25,100.0]+([0.55,1.0] if coop else [])+([0.08] if small else [])
     if ONLY: th=start[:len(th)]
     random.seed(seed)
     l0=loss(th,fit)
-    for it in range(20000):
+    for it in range(20000 if os.environ.get('FIT')!='0' else 0):
         cand=[x*math.exp(random.gauss(0,0.05)*(1 if it<10000 else 0.3)) if not ONLY or i in free else x
               for i,x in enumerate(th)]
         l=loss(cand,fit)
