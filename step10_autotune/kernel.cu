@@ -103,8 +103,8 @@ static __device__ __forceinline__ void wgmma_tile_k16(float (&acc)[N_ACC], uint6
  * measured within 2%, A ahead on the large shapes (step 08's NOTES.md).  Every CTA
  * still receives the whole stage, STAGE_BYTES, into its own shared memory. */
 /* 64 x 64 runs alone.  Where it wins (few tiles) the pair's start-up barrier costs more than
- * the A rows it would share save (512^3: 1.3-1.6%, NOTES.md "Session 15"); a macro of the
- * tile, as BM is, so the multicast below stays a plain load there. */
+ * the A rows it would share save (512^3: 2-3%, NOTES.md "Session 15").  A macro of the tile,
+ * as BM is: alone, the loads below are plain (no multicast) and no partner is released. */
 #define CLUSTER_SIZE (BM * BN > 64 * 64 ? 2 : 1)
 #define CLUSTER_MASK ((uint16_t)0x3)                   /* multicast to both CTAs of a pair */
 #define SHARE_B (TILE_WGS == 2)   /* cooperative: a pair along M shares B (experiments/shareb); comments: read B, M for A, N */

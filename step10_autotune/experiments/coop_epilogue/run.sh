@@ -25,8 +25,10 @@ set -u
 BUILD=${1:?usage: run.sh BUILD OUT}; OUT=${2:?usage: run.sh BUILD OUT}
 mkdir -p "$OUT" "$BUILD"
 SRC=$BUILD/kernel_regstore.cu
-sed -e 's/^    if (P->use_tma_store) {$/    if (P->use_tma_store \&\& TILE_WGS == 1) {/' step10_autotune/kernel.cu > "$SRC"
-grep -q '^    if (P->use_tma_store && TILE_WGS == 1) {$' "$SRC" ||
+# (since the lean kernel, c477404, the condition also names cc->lean: whole tiles take the
+# TMA path in that kernel, and the patch sends 128x256c's to the register stores there too)
+sed -e 's/^    if (cc->lean || P->use_tma_store) {$/    if ((cc->lean || P->use_tma_store) \&\& TILE_WGS == 1) {/' step10_autotune/kernel.cu > "$SRC"
+grep -q '^    if ((cc->lean || P->use_tma_store) && TILE_WGS == 1) {$' "$SRC" ||
   { echo "coop_epilogue: kernel.cu changed; the patch no longer applies"; exit 1; }
 . "$(dirname "$0")/../variant.sh"
 REFERENCE=1 variant_build regstore "$SRC" "$BUILD/step10_regstore"

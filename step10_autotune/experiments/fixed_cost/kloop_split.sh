@@ -50,7 +50,7 @@ edit('''        consumer_mma_slot<WG_M_BLOCKS, BN, TILE_WGS>(cc, acc, kt > u->k_
 ''', '''        consumer_mma_slot<WG_M_BLOCKS, BN, TILE_WGS>(cc, acc, kt > u->k_begin, 0);
         wgmma_wait_group(1);   /* experiment: the previous k-tile's last group done; this half still queued */
         if (kt > u->k_begin) {
-            if (cc->leader) consumer_release_cluster(sm->empty, release_state->index, cc->rank ^ 1u, 1);
+            if (cc->leader) consumer_release_cluster(sm->empty, release_state->index, cc->rank ^ 1u, CLUSTER_SIZE == 2);
             pipeline_advance(release_state);
         }
         consumer_mma_slot<WG_M_BLOCKS, BN, TILE_WGS>(cc, acc, 1, 1);

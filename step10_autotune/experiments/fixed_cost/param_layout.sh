@@ -20,7 +20,7 @@ if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step10 BUILD="$BUILD" || exit 1
   variant_patch_py "$BUILD" packed <<'PY'
 maps = '    CUtensorMap map_a, map_b, map_d;   /* map_d: zeros unless use_tma_store */\n'
-walk = '    uint16_t walk_start[CLUSTER_PROBE_MAX_SMS / CLUSTER_SIZE];   /* each cluster\'s first work index: no global load */\n'
+walk = '    uint16_t walk_start[CLUSTER_PROBE_MAX_SMS / 2];   /* each cluster\'s first work index: no global load */\n'
 end = '} kernel_params;\n'
 if s.count(maps) != 1 or s.count(walk) != 1 or s.count(end) != 1:
     sys.exit("param_layout: kernel.cu changed; the patch no longer applies")

@@ -22,7 +22,7 @@ mkdir -p "$OUT" "$BUILD/st_read"
 . "$HERE/cupti_fit.sh"
 if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step10 BUILD="$BUILD" || exit 1
-  sed 's/^\(    if (cc->leader \&\& P->use_tma_store) \)tma_store_wait_all();$/\1tma_store_wait_read(0);   \/* experiment: read only *\//' \
+  sed 's/^\(    if (cc->leader \&\& (cc->lean || P->use_tma_store)) \)tma_store_wait_all();$/\1tma_store_wait_read(0);   \/* experiment: read only *\//' \
       step10_autotune/kernel.cu > "$BUILD/st_read/kernel.cu"
   grep -q 'tma_store_wait_read(0);   /\* experiment: read only' "$BUILD/st_read/kernel.cu" ||
     { echo "store_tail: kernel.cu changed; the patch no longer applies"; exit 1; }

@@ -5,10 +5,10 @@
 # (st.async into the partner's ring, counted on an mbarrier): twice the CTAs, half the
 # k-tiles per CTA, no global-memory fixup.  split.patch is the whole implementation
 # (kernel.cu, chooser.h, --mode split in common/args.c, the wrappers in common/, the
-# CPU and GPU tests); this script applies it to a copy of the tree under BUILD and builds
-# step 10 there, then on a GPU: forced --mode split checks against cuBLAS (each pingpong
+# CPU and GPU tests); this script applies it to a copy of 878e970's tree under BUILD and
+# builds step 10 there, then on a GPU: forced --mode split checks against cuBLAS (each pingpong
 # configuration; odd edges, 2, 3 and 65 k-tiles, masked stores, --exact), 3 rounds of
-# the tree's 64x128/dp against split at 512^3, 768^3 and 1024^3, and traced launches.
+# that tree's 64x128/dp against split at 512^3, 768^3 and 1024^3, and traced launches.
 #   sh step10_autotune/experiments/split_dsm/run.sh build/x $OUT      (exit 3 without a GPU)
 # PREBUILT=1: BUILD/split_dsm/step10_autotune and BUILD/step10_autotune came with BUILD.
 # The answer (logs/, NOTES.md "Session 12"): no.  +2.5% at 512^3, 11-13% behind at 768^3 and 1024^3.
@@ -17,12 +17,17 @@ O=${2:?usage: run.sh BUILD OUT}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$O" "$B" || exit 1
 absb=$(cd "$B" && pwd)
+# split.patch was written against 878e970's tree (session 12); later trees moved the lines it
+# edits (the lean kernel, 64x64), so both builds come from that tree, patched and not.
+base=878e970
 if [ "${PREBUILT:-0}" != 1 ]; then
-    src=$absb/split_dsm_src
-    rm -rf "$src" && mkdir -p "$src" && cp -r Makefile common step10_autotune tests "$src"/ || exit 1
-    patch -s -d "$src" -p1 < "$here/split.patch" || { echo "split_dsm: split.patch no longer applies"; exit 1; }
+    src=$absb/split_dsm_src ref=$absb/split_dsm_ref
+    rm -rf "$src" "$ref" && mkdir -p "$src" "$ref" || exit 1
+    git -C "$(git -C "$here" rev-parse --show-toplevel)" archive "$base" Makefile common step10_autotune tests | tar -x -C "$src" || exit 1
+    cp -r "$src"/. "$ref"/ || exit 1
+    patch -s -d "$src" -p1 < "$here/split.patch" || { echo "split_dsm: split.patch no longer applies to $base"; exit 1; }
     make -s -C "$src" step10 BUILD="$absb/split_dsm" || exit 1
-    make -s step10 BUILD="$B" || exit 1
+    make -s -C "$ref" step10 BUILD="$absb" || exit 1
 fi
 bin=$B/split_dsm/step10_autotune
 nvidia-smi > /dev/null 2>&1 || { echo "split_dsm: built $bin; no GPU here"; exit 3; }
