@@ -7,7 +7,8 @@
 # A tenth and eleventh, the cooperative 128x256c's k-tile time and its
 # exposed epilogue per tile, are fitted only when the logs have 128x256c rows
 # (experiments/coop256/README.md); a twelfth, 64x64's k-tile time, only when
-# they have 64x64 rows (on the menu since session 15, logs/menu5).  Times are clock-normalized, the contenders
+# they have 64x64 rows (on the menu since session 15: logs/menu5 in pairs,
+# logs/menu5c1 alone).  ONLY, FIT=0 and L2_ONE_WAVE=1: below.  Times are clock-normalized, the contenders
 # are fitted and the far candidates only where predicted too fast (all three
 # explained below).  HINGE=0 RESTARTS=1 on logs/menu4 is session 7's fit (the
 # constants before 128x256c shared B); with NORMALIZE=0 CONTENDERS=1e9 on logs/,
@@ -50,7 +51,7 @@ def feats(r):
     # box rows per k-tile from the log's B/MAC (x 64 per row of 128 B, to 32 rows):
     # bm/2 + bn for a pair along N sharing A; bm + bn/2 for 128x256c's pair along
     # M sharing B (experiments/shareb), whose cluster tiles are ceil(tm/2) x tn
-    # and bm + bn for a CTA alone (64x64 since 3dff353's successor; logs/menu5 ran it in pairs)
+    # and bm + bn for a CTA alone (64x64 since 78cfd39; logs/menu5 ran it in pairs)
     rows=32*round(r.get('bpm',(bm/2+bn)*2/(bm*bn))*bm*bn/2/32)
     cl=1 if rows==bm+bn else 2
     along_m=cl==2 and rows==bm+bn//2!=bm//2+bn
@@ -107,19 +108,20 @@ def loss(th,data): return (sum((math.log(model(th,f))-math.log(t))**2 for f,t in
 # as they were judged); ONLY=64x64,L2_GBS frees the L2 feed too (NAMES below).
 NAMES=['T0_US','KT_US_64x128','KT_US_128x128','KT_US_128x192','L2_GBS','SK_SCATTER','MISALIGNED','POWER',
        'POWER_GFLOP','KT_US_128x256c','EPI_US_COOP','KT_US_64x64']
+# FIT=0 walks nowhere: chooser.h's constants, judged as they are.
 ONLY=os.environ.get('ONLY')
-if os.environ.get('FIT')=='0': ONLY='T0_US'   # FIT=0: no walk, chooser.h's constants judged as they are
-if ONLY:
+JUDGE=os.environ.get('FIT')=='0'
+n_th=9+(2 if coop else 0)+(1 if small else 0)
+if ONLY or JUDGE:
     h=open(os.path.join(os.path.dirname(os.path.abspath(__file__)),'..','chooser.h')).read()
-    start=[float(re.search(r'#define CHOOSER_%s ([\d.]+)'%n,h).group(1)) for n in NAMES]
-    free=[NAMES.index(n if n in NAMES else 'KT_US_'+n) for n in ONLY.split(',')]   # e.g. 64x64,L2_GBS
+    start=[float(re.search(r'#define CHOOSER_%s ([\d.]+)'%n,h).group(1)) for n in NAMES][:n_th]
+    free=[NAMES.index(n if n in NAMES else 'KT_US_'+n) for n in ONLY.split(',')] if ONLY else []   # 64x64,L2_GBS
 best_th,best=None,1e18
-for seed in range(1,int(os.environ.get('RESTARTS','4')) + 1 if os.environ.get('FIT')!='0' else 2):
-    th=[5.0,0.2,0.3,0.45,9000.0,1.3,1.8,0.25,100.0]+([0.55,1.0] if coop else [])+([0.08] if small else [])
-    if ONLY: th=start[:len(th)]
+for seed in range(1,(1 if JUDGE else int(os.environ.get('RESTARTS','4')))+1):
+    th=start if ONLY or JUDGE else [5.0,0.2,0.3,0.45,9000.0,1.3,1.8,0.25,100.0]+([0.55,1.0] if coop else [])+([0.08] if small else [])
     random.seed(seed)
     l0=loss(th,fit)
-    for it in range(20000 if os.environ.get('FIT')!='0' else 0):
+    for it in range(0 if JUDGE else 20000):
         cand=[x*math.exp(random.gauss(0,0.05)*(1 if it<10000 else 0.3)) if not ONLY or i in free else x
               for i,x in enumerate(th)]
         l=loss(cand,fit)
