@@ -415,8 +415,8 @@ static __device__ __forceinline__ void producer_load_tiles(const kernel_params *
 
 /* release, in a cluster: "done reading slot s" to both producers that write
  * it, ours (a local arrive) and the partner's (a remote arrive; its default
- * semantics suffice for this WAR hand-off, step 08's NOTES.md).  `remote` is 1 except
- * for the DEBUG build's planted bug. */
+ * semantics suffice for this WAR hand-off, step 08's NOTES.md).  `remote` is 0 for a CTA
+ * alone (64x64) and for the DEBUG build's planted bug. */
 static __device__ __forceinline__ void consumer_release_cluster(uint64_t *empty, uint32_t slot,
                                                                 uint32_t peer, int remote)
 {
@@ -921,7 +921,7 @@ static int menu_estimates(const gemm_operands *op, chooser_estimate *e)
     if (!dev.ctas) {
         gemm_operands o = *op;
         o.stages = gemm_stages_that_fit(MENU[0].launch, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
-        const chooser_device d = {gemm_persistent_grid(MENU[0].launch, &o, 1 << 28),   /* 64x64: one CTA per SM */
+        const chooser_device d = {gemm_persistent_grid(MENU[0].launch, &o, 1 << 28),   /* one CTA per SM, any tile */
                                   (double)op->l2_bytes, op->dram_gbs};
         dev = d;
         for (int c = 0; c < MENU_SIZE; ++c) cfg[c] = MENU[c].c, cfg[c].cluster = MENU[c].launch->cluster;
