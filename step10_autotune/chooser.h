@@ -92,8 +92,9 @@ SCHED_FN chooser_estimate chooser_estimate_of(int M, int N, int K, const chooser
     e.last_wave_fill = rem ? (double)rem / units : 1.0;
     e.bytes_per_mac = chooser_box_rows(c) * 2.0 / ((double)c->bm * c->bn);
     e.busiest_kt = sk_plan_time(&e.plan);
-    /* every CTA of a streamed plan is busy; a whole-tile plan's, up to the tiles */
-    const int busy = (e.plan.sk_tiles || e.cluster_tiles > units ? units : e.cluster_tiles) * cl;
+    /* the CTAs the plan launches load: up to the tiles for whole tiles, and a stream-K plan over fewer
+     * tiles than units runs on fewer units (auto's U', session 16) */
+    const int busy = e.plan.units * cl;
     const double l2_kt_us = busy * chooser_box_rows(c) * 128.0 / (CHOOSER_L2_GBS * 1e3) *
                             (K % CHOOSER_BK ? CHOOSER_MISALIGNED : 1.0);
     const double gflop = 2.0 * M * (double)N * K / 1e9;

@@ -81,6 +81,14 @@ START_TEST(test_chooser_pick_and_reasons)
     ck_assert_str_eq(menu[p[chooser_pick(p, n)].config].name, "64x64");
     n = chooser_candidates(768, 768, 768, menu, MENU_N, -1, SK_MODE_AUTO, &h100, p);
     ck_assert_str_ne(menu[p[chooser_pick(p, n)].config].name, "64x64");
+    /* few tiles, K-heavy (256 x 256 x 8192: 16 tiles of 64 x 64): auto's stream-K plan runs on U' < 132
+     * units, and only those CTAs load, so the L2 does not bind it; it beats one CTA per tile streaming K */
+    chooser_estimate k = chooser_estimate_of(256, 256, 8192, menu, 0, &h100, SK_MODE_AUTO);
+    ck_assert(k.plan.sk_tiles == k.tiles && k.plan.units < 132);
+    ck_assert(k.kt_us == CHOOSER_KT_US_64x64);
+    n = chooser_candidates(256, 256, 8192, menu, MENU_N, -1, SK_MODE_AUTO, &h100, p);
+    ck_assert_str_eq(menu[p[chooser_pick(p, n)].config].name, "64x64");
+    ck_assert_str_eq(chooser_plan_name(&p[chooser_pick(p, n)]), "sk_l2");
     /* K % 64 != 0 never predicts faster than the next multiple of 64 */
     chooser_estimate a = chooser_estimate_of(4096, 4096, 4160, menu, 2, &h100, SK_MODE_DP);
     chooser_estimate b = chooser_estimate_of(4096, 4096, 4168, menu, 2, &h100, SK_MODE_DP);

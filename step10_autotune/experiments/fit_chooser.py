@@ -8,7 +8,7 @@
 # exposed epilogue per tile, are fitted only when the logs have 128x256c rows
 # (experiments/coop256/README.md); a twelfth, 64x64's k-tile time, only when
 # they have 64x64 rows (on the menu since session 15: logs/menu5 in pairs,
-# logs/menu5c1 alone).  ONLY, FIT=0 and L2_ONE_WAVE=1: below.  Times are clock-normalized, the contenders
+# logs/menu5c1 alone).  ONLY, FIT=0, L2_ONE_WAVE=1 and BUSY_ALL=1: below.  Times are clock-normalized, the contenders
 # are fitted and the far candidates only where predicted too fast (all three
 # explained below).  HINGE=0 RESTARTS=1 on logs/menu4 is session 7's fit (the
 # constants before 128x256c shared B); with NORMALIZE=0 CONTENDERS=1e9 on logs/,
@@ -46,6 +46,18 @@ cfg={'64x64':(64,64),'64x128':(64,128),'128x128':(128,128),'128x192':(128,192),'
 coop=any(r['cand'].startswith('128x256c/') for r in rows)
 small=any(r['cand'].startswith('64x64/') for r in rows)
 def ceil(a,b): return -(-a//b)
+# The CTAs a plan launches, from the real plan (common/stream_k_schedule.h's sk_plan_make,
+# compiled here once with cc): a stream-K plan over fewer tiles than units runs on U' units,
+# and only those load (chooser.h's L2 term, session 16).  BUSY_ALL=1: every unit of a
+# streamed plan counted busy, the model before it.
+import ctypes, subprocess, tempfile
+_so = os.path.join(tempfile.mkdtemp(), 'plan.so')
+subprocess.run(['cc', '-O1', '-shared', '-fPIC', '-I', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'common'),
+                '-x', 'c', '-', '-o', _so], check=True,
+               input=b'#include "stream_k_schedule.h"\nint plan_units(int t, int kt, int u, int mode)'
+                     b' { return sk_plan_make(t, kt, u, mode).units; }\n')
+_plan_units = ctypes.CDLL(_so).plan_units
+BUSY_ALL = os.environ.get('BUSY_ALL') == '1'
 def feats(r):
     M,N,K=r['shape']; c,p=r['cand'].split('/'); bm,bn=cfg[c]
     # box rows per k-tile from the log's B/MAC (x 64 per row of 128 B, to 32 rows):
@@ -57,6 +69,7 @@ def feats(r):
     along_m=cl==2 and rows==bm+bn//2!=bm//2+bn
     tm=ceil(M,bm); tn=ceil(N,bn); ct=tm*tn if cl==1 else ceil(tm,2)*tn if along_m else tm*ceil(tn,2)
     busy=(min(ct,132//cl) if p=='dp' else 132//cl)*cl
+    if not BUSY_ALL: busy=_plan_units(ct,ceil(K,64),132//cl,{'dp':1,'sk':2,'sk_l2':0}[p])*cl
     return dict(shape=(M,N,K),c=c,p=p,bm=bm,bn=bn,rows=rows,busy=busy,busiest=r['busiest'],dram=r['dram'],mis=(K%64!=0),K=K,ct=ct,cl=cl)
 def model(th,f,tie=False):
     T0,k64,k128,k192,l2bw,skf,mis,pw,f0=th[:9]
