@@ -3,13 +3,15 @@
  * describes its menu (chooser_config: one CTA's tile), asks for every candidate's estimate, takes the fastest.
  *
  * The model, per candidate (configuration c, plan p), in us (its terms: NOTES.md, "The model"):
- *   t = T0 + max(busiest x t_ktile x sk x power + exposed epilogues,  DRAM floor) */
+ *   t = T0 + max(busiest x t_ktile x sk x power + exposed epilogues,  DRAM floor)
+ * where t_ktile is the slowest of the tensor cores, the L2's feed to all busy CTAs and (past the
+ * first ring of k-tiles) one SM's own feed. */
 #ifndef STEP10_CHOOSER_H
 #define STEP10_CHOOSER_H
 
 #include "stream_k_schedule.h"
 
-/* ---- the fitted constants, twelve, on the H100 (experiments/fit_chooser.py; NOTES.md, "The model") */
+/* ---- the fitted constants, thirteen, on the H100 (experiments/fit_chooser.py; NOTES.md, "The model") */
 #define CHOOSER_T0_US 7.98             /* launch, pipeline fill, the last tile's epilogue */
 #define CHOOSER_L2_GBS 13201.0         /* L2 -> SM bandwidth, all SMs together, GB/s (x 1e3: bytes per us) */
 #define CHOOSER_MISALIGNED 1.876       /* L2 cost of a k-tile when K % 64 != 0 */
@@ -23,6 +25,7 @@
 #define CHOOSER_KT_US_128x192 0.4599
 #define CHOOSER_KT_US_128x256c 0.5953
 #define CHOOSER_EPI_US_COOP 1.04       /* the cooperative tile's epilogue, not hidden */
+#define CHOOSER_SM_GBS 138.3           /* one SM's feed once its ring is drained, GB/s (NOTES.md, "Session 16") */
 
 #define CHOOSER_MAX_CANDIDATES 16
 #define CHOOSER_BK 64                  /* k-tile: 64 bf16, one 128-byte row */
@@ -33,6 +36,7 @@ typedef struct {
     double kt_us;        /* fitted tensor-core time of one k-tile (CHOOSER_KT_US_*) */
     int tile_wgs;        /* consumer warpgroups on one tile: 1 pingpong, 2 cooperative */
     int cluster;         /* CTAs per cluster: 2 along N (cooperative: along M), 1 for 64x64 */
+    int stages;          /* its ring's slots (the most it fits, or --stages) */
 } chooser_config;
 
 typedef struct {         /* read from the device, so an H200 gets its own answers */
@@ -63,7 +67,7 @@ SCHED_FN double chooser_box_rows(const chooser_config *c)   /* rows of A and B o
 SCHED_FN double chooser_dram_us(int M, int N, int K, const chooser_config *c, const chooser_device *d,
                                 double waves)
 {
-    const chooser_config t = {c->name, c->bn, c->bm, c->kt_us, 1, c->cluster};   /* a pair along M: transposed */
+    const chooser_config t = {c->name, c->bn, c->bm, c->kt_us, 1, c->cluster, c->stages};   /* a pair along M: transposed */
     if (c->tile_wgs > 1) return chooser_dram_us(N, M, K, &t, d, waves);
     const int tm = (M + c->bm - 1) / c->bm, units = d->ctas / c->cluster;
     const double busy = waves < 1 ? waves * units : units;
@@ -103,7 +107,14 @@ SCHED_FN chooser_estimate chooser_estimate_of(int M, int N, int K, const chooser
      * eleven constants were fitted charging it there too: NOTES.md, "Session 15") */
     const int one_wave = !e.plan.sk_tiles && e.cluster_tiles <= units && K % CHOOSER_BK == 0;
     e.kt_us = c->kt_us > l2_kt_us || one_wave ? c->kt_us : l2_kt_us;
-    e.t_mma_us = e.busiest_kt * e.kt_us * e.power *
+    /* One SM's feed: the producer issues a whole ring of loads at once, and the first `stages` k-tiles arrive
+     * under the launch's fixed cost; after them each k-tile waits for its own bytes, at what one SM can pull
+     * (session 16: a lone 64x64 CTA streaming K takes ~0.1 us a k-tile, not its tensor cores' 0.06) */
+    const double feed_kt_us = chooser_box_rows(c) * 128.0 / (CHOOSER_SM_GBS * 1e3) *
+                              (K % CHOOSER_BK ? CHOOSER_MISALIGNED : 1.0);
+    const long long ring = e.busiest_kt < c->stages ? e.busiest_kt : c->stages;
+    const double kt_fed = feed_kt_us > e.kt_us ? feed_kt_us : e.kt_us;
+    e.t_mma_us = (ring * e.kt_us + (e.busiest_kt - ring) * kt_fed) * e.power *
                  (mode == SK_MODE_SK && e.plan.sk_tiles ? CHOOSER_SK_SCATTER : 1.0);
     if (c->tile_wgs > 1) e.t_mma_us += (e.busiest_kt + kt - 1) / kt * CHOOSER_EPI_US_COOP;
     e.t_dram_us = chooser_dram_us(M, N, K, c, d, e.waves);

@@ -924,7 +924,10 @@ static int menu_estimates(const gemm_operands *op, chooser_estimate *e)
         const chooser_device d = {gemm_persistent_grid(MENU[0].launch, &o, 1 << 28),   /* one CTA per SM, any tile */
                                   (double)op->l2_bytes, op->dram_gbs};
         dev = d;
-        for (int c = 0; c < MENU_SIZE; ++c) cfg[c] = MENU[c].c, cfg[c].cluster = MENU[c].launch->cluster;
+        for (int c = 0; c < MENU_SIZE; ++c) {
+            cfg[c] = MENU[c].c, cfg[c].cluster = MENU[c].launch->cluster;
+            cfg[c].stages = op->stages ? op->stages : gemm_stages_that_fit(MENU[c].launch, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
+        }
     }
     return chooser_candidates(op->m, op->n, op->k, cfg, MENU_SIZE, op->config, op->mode, &dev, e);
 }

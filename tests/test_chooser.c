@@ -12,11 +12,11 @@
 
 #define MENU_N 5   /* kernel.cu's menu, in its order */
 static const chooser_config menu[MENU_N] = {
-    {"64x64", 64, 64, CHOOSER_KT_US_64x64, 1, 1},   /* alone: no cluster */
-    {"64x128", 64, 128, CHOOSER_KT_US_64x128, 1, 2},
-    {"128x128", 128, 128, CHOOSER_KT_US_128x128, 1, 2},
-    {"128x192", 128, 192, CHOOSER_KT_US_128x192, 1, 2},
-    {"128x256c", 128, 256, CHOOSER_KT_US_128x256c, 2, 2},   /* cooperative: the CTA's tile */
+    {"64x64", 64, 64, CHOOSER_KT_US_64x64, 1, 1, 8},   /* alone: no cluster */
+    {"64x128", 64, 128, CHOOSER_KT_US_64x128, 1, 2, 8},
+    {"128x128", 128, 128, CHOOSER_KT_US_128x128, 1, 2, 6},
+    {"128x192", 128, 192, CHOOSER_KT_US_128x192, 1, 2, 5},
+    {"128x256c", 128, 256, CHOOSER_KT_US_128x256c, 2, 2, 4},   /* cooperative: the CTA's tile */
 };
 static const chooser_device h100 = {132, 50.0 * 1024 * 1024, 3352.0};
 
@@ -89,6 +89,12 @@ START_TEST(test_chooser_pick_and_reasons)
     n = chooser_candidates(256, 256, 8192, menu, MENU_N, -1, SK_MODE_AUTO, &h100, p);
     ck_assert_str_eq(menu[p[chooser_pick(p, n)].config].name, "64x64");
     ck_assert_str_eq(chooser_plan_name(&p[chooser_pick(p, n)]), "sk_l2");
+    /* one SM's feed: past its ring of k-tiles a lone CTA waits for its own bytes (64 x 64: 128 box rows of
+     * 128 B a k-tile); a k loop that fits in the ring (512^3: 8 k-tiles, 8 slots) does not */
+    chooser_estimate r = chooser_estimate_of(512, 512, 512, menu, 0, &h100, SK_MODE_DP);
+    ck_assert(fabs(r.t_mma_us - 8 * CHOOSER_KT_US_64x64 * r.power) < 1e-9);
+    chooser_estimate l = chooser_estimate_of(256, 256, 8192, menu, 0, &h100, SK_MODE_DP);
+    ck_assert(fabs(l.t_mma_us - (8 * CHOOSER_KT_US_64x64 + 120 * 128 * 128.0 / (CHOOSER_SM_GBS * 1e3)) * l.power) < 1e-9);
     /* K % 64 != 0 never predicts faster than the next multiple of 64 */
     chooser_estimate a = chooser_estimate_of(4096, 4096, 4160, menu, 2, &h100, SK_MODE_DP);
     chooser_estimate b = chooser_estimate_of(4096, 4096, 4168, menu, 2, &h100, SK_MODE_DP);
@@ -104,7 +110,7 @@ START_TEST(test_chooser_pick_and_reasons)
     ck_assert_int_eq(chooser_estimate_of(1100, 4096, 4096, menu, 4, &h100, SK_MODE_DP).cluster_tiles, 5 * 16);
     ck_assert_int_eq(chooser_estimate_of(1100, 4096, 4096, menu, 2, &h100, SK_MODE_DP).cluster_tiles, 9 * 16);
     /* its DRAM floor is a pingpong 256 x 128 pair's (along N) on the transposed problem */
-    const chooser_config t = {"256x128", 256, 128, CHOOSER_KT_US_128x256c, 1, 2};
+    const chooser_config t = {"256x128", 256, 128, CHOOSER_KT_US_128x256c, 1, 2, 4};
     for (int w = 1; w <= 9; w += 4)
         ck_assert(fabs(chooser_dram_us(3000, 20000, 8192, &menu[4], &h100, w) -
                        chooser_dram_us(20000, 3000, 8192, &t, &h100, w)) < 1e-9);

@@ -8,7 +8,8 @@
 # exposed epilogue per tile, are fitted only when the logs have 128x256c rows
 # (experiments/coop256/README.md); a twelfth, 64x64's k-tile time, only when
 # they have 64x64 rows (on the menu since session 15: logs/menu5 in pairs,
-# logs/menu5c1 alone).  ONLY, FIT=0, L2_ONE_WAVE=1 and BUSY_ALL=1: below.  Times are clock-normalized, the contenders
+# logs/menu5c1 alone); a thirteenth, one SM's feed, with them too (session 16).  ONLY, FIT=0 and MODEL:
+# below.  Times are clock-normalized, the contenders
 # are fitted and the far candidates only where predicted too fast (all three
 # explained below).  HINGE=0 RESTARTS=1 on logs/menu4 is session 7's fit (the
 # constants before 128x256c shared B); with NORMALIZE=0 CONTENDERS=1e9 on logs/,
@@ -46,10 +47,17 @@ cfg={'64x64':(64,64),'64x128':(64,128),'128x128':(128,128),'128x192':(128,192),'
 coop=any(r['cand'].startswith('128x256c/') for r in rows)
 small=any(r['cand'].startswith('64x64/') for r in rows)
 def ceil(a,b): return -(-a//b)
+# MODEL: which model the constants are fitted or judged under.
+#   unset         chooser.h's
+#   MODEL=s15     session 15's: without session 16's two terms below (every unit of a stream-K
+#                 plan loads; no SM feed).  logs/menu5c1's judged.txt and fit_only_64x64.txt.
+#   MODEL=eleven  the model the eleven older constants were fitted under: s15's, with the L2
+#                 term charged to whole tiles in one wave too (exercise 6; judged_l2_one_wave.txt)
+MODEL = os.environ.get('MODEL', '')
+assert MODEL in ('', 's15', 'eleven'), 'MODEL: unset, s15 or eleven'
 # The CTAs a plan launches, from the real plan (common/stream_k_schedule.h's sk_plan_make,
 # compiled here once with cc): a stream-K plan over fewer tiles than units runs on U' units,
-# and only those load (chooser.h's L2 term, session 16).  BUSY_ALL=1: every unit of a
-# streamed plan counted busy, the model before it.
+# and only those load (chooser.h's L2 term, session 16).
 import ctypes, subprocess, tempfile
 _so = os.path.join(tempfile.mkdtemp(), 'plan.so')
 subprocess.run(['cc', '-O1', '-shared', '-fPIC', '-I', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'common'),
@@ -57,7 +65,8 @@ subprocess.run(['cc', '-O1', '-shared', '-fPIC', '-I', os.path.join(os.path.dirn
                input=b'#include "stream_k_schedule.h"\nint plan_units(int t, int kt, int u, int mode)'
                      b' { return sk_plan_make(t, kt, u, mode).units; }\n')
 _plan_units = ctypes.CDLL(_so).plan_units
-BUSY_ALL = os.environ.get('BUSY_ALL') == '1'
+BUSY_ALL = MODEL in ('s15', 'eleven')
+FEED = small and not BUSY_ALL   # one SM's feed past the ring: the thirteenth constant, th[12]
 def feats(r):
     M,N,K=r['shape']; c,p=r['cand'].split('/'); bm,bn=cfg[c]
     # box rows per k-tile from the log's B/MAC (x 64 per row of 128 B, to 32 rows):
@@ -74,13 +83,17 @@ def feats(r):
 def model(th,f,tie=False):
     T0,k64,k128,k192,l2bw,skf,mis,pw,f0=th[:9]
     kt={'64x128':k64,'128x128':k128,'128x192':k192,'128x256c':th[9] if coop else None,
-        '64x64':th[-1] if small else None}[f['c']]
+        '64x64':th[11] if small else None}[f['c']]
     l2=f['busy']*f['rows']*128/(l2bw*1e3)*(mis if f['mis'] else 1)
     # whole tiles that fit in one wave: the L2 feed does not bind unless K is misaligned (chooser.h,
     # session 15); L2_ONE_WAVE=1 charges it there too, as the model did before
-    if os.environ.get('L2_ONE_WAVE')!='1' and f['p']=='dp' and f['ct']<=132//f['cl'] and not f['mis']: l2=0
+    if MODEL!='eleven' and f['p']=='dp' and f['ct']<=132//f['cl'] and not f['mis']: l2=0
     M,N,K=f['shape']; F=2.0*M*N*K/1e9
-    t=f['busiest']*max(kt,l2)*(skf if f['p']=='sk' else 1)*(1+pw*min(1.0,F/f0))
+    # one SM's feed (chooser.h, session 16): the first ring of k-tiles arrives under T0, and each
+    # later one waits for its own bytes at what one SM pulls; the ring each configuration fits
+    kk=max(kt,l2); b=f['busiest']; ring=min(b,{'64x64':8,'64x128':8,'128x128':6,'128x192':5,'128x256c':4}[f['c']])
+    feed=f['rows']*128/(th[12]*1e3)*(mis if f['mis'] else 1) if FEED else 0
+    t=(ring*kk+(b-ring)*max(kk,feed) if FEED else b*kk)*(skf if f['p']=='sk' else 1)*(1+pw*min(1.0,F/f0))
     if f['c']=='128x256c':   # the cooperative tile's epilogues are not hidden (chooser.h)
         t+=th[10]*(-(-f['busiest']//(-(-f['K']//64))))
     # tie: (time, mainloop), chooser_pick's order: where the DRAM floor bounds several
@@ -120,18 +133,19 @@ def loss(th,data): return (sum((math.log(model(th,f))-math.log(t))**2 for f,t in
 # chooser.h's values (the menu's new configuration, its neighbours' constants
 # as they were judged); ONLY=64x64,L2_GBS frees the L2 feed too (NAMES below).
 NAMES=['T0_US','KT_US_64x128','KT_US_128x128','KT_US_128x192','L2_GBS','SK_SCATTER','MISALIGNED','POWER',
-       'POWER_GFLOP','KT_US_128x256c','EPI_US_COOP','KT_US_64x64']
+       'POWER_GFLOP','KT_US_128x256c','EPI_US_COOP','KT_US_64x64','SM_GBS']
 # FIT=0 walks nowhere: chooser.h's constants, judged as they are.
 ONLY=os.environ.get('ONLY')
 JUDGE=os.environ.get('FIT')=='0'
-n_th=9+(2 if coop else 0)+(1 if small else 0)
+assert coop or not small, '64x64 rows come with 128x256c rows (th[11])'
+n_th=9+(2 if coop else 0)+(1 if small else 0)+(1 if FEED else 0)
 if ONLY or JUDGE:
     h=open(os.path.join(os.path.dirname(os.path.abspath(__file__)),'..','chooser.h')).read()
     start=[float(re.search(r'#define CHOOSER_%s ([\d.]+)'%n,h).group(1)) for n in NAMES][:n_th]
     free=[NAMES.index(n if n in NAMES else 'KT_US_'+n) for n in ONLY.split(',')] if ONLY else []   # 64x64,L2_GBS
 best_th,best=None,1e18
 for seed in range(1,(1 if JUDGE else int(os.environ.get('RESTARTS','4')))+1):
-    th=start if ONLY or JUDGE else [5.0,0.2,0.3,0.45,9000.0,1.3,1.8,0.25,100.0]+([0.55,1.0] if coop else [])+([0.08] if small else [])
+    th=start if ONLY or JUDGE else [5.0,0.2,0.3,0.45,9000.0,1.3,1.8,0.25,100.0]+([0.55,1.0] if coop else [])+([0.08] if small else [])+([150.0] if FEED else [])
     random.seed(seed)
     l0=loss(th,fit)
     for it in range(0 if JUDGE else 20000):
