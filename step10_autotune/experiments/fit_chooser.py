@@ -86,7 +86,7 @@ def model(th,f,tie=False):
         '64x64':th[11] if small else None}[f['c']]
     l2=f['busy']*f['rows']*128/(l2bw*1e3)*(mis if f['mis'] else 1)
     # whole tiles that fit in one wave: the L2 feed does not bind unless K is misaligned (chooser.h,
-    # session 15); L2_ONE_WAVE=1 charges it there too, as the model did before
+    # session 15); MODEL=eleven charges it there too, as the model did before
     if MODEL!='eleven' and f['p']=='dp' and f['ct']<=132//f['cl'] and not f['mis']: l2=0
     M,N,K=f['shape']; F=2.0*M*N*K/1e9
     # one SM's feed (chooser.h, session 16): the first ring of k-tiles arrives under T0, and each
