@@ -92,7 +92,10 @@ def model(th,f,tie=False):
     # one SM's feed (chooser.h, session 16): the first ring of k-tiles arrives under T0, and each
     # later one waits for its own bytes at what one SM pulls; the ring each configuration fits
     kk=max(kt,l2); b=f['busiest']; ring=min(b,{'64x64':8,'64x128':8,'128x128':6,'128x192':5,'128x256c':4}[f['c']])
-    feed=f['rows']*128/(th[12]*1e3)*(mis if f['mis'] else 1) if FEED else 0
+    # STAGE_FEED=1 counts the whole stage an SM receives (a pair's multicast delivers both halves of
+    # the shared box), not the rows it requests: tested in session 16, not taken (NOTES.md)
+    rows=f['bm']+f['bn'] if os.environ.get('STAGE_FEED')=='1' else f['rows']
+    feed=rows*128/(th[12]*1e3)*(mis if f['mis'] else 1) if FEED else 0
     t=(ring*kk+(b-ring)*max(kk,feed) if FEED else b*kk)*(skf if f['p']=='sk' else 1)*(1+pw*min(1.0,F/f0))
     if f['c']=='128x256c':   # the cooperative tile's epilogues are not hidden (chooser.h)
         t+=th[10]*(-(-f['busiest']//(-(-f['K']//64))))
@@ -142,6 +145,7 @@ n_th=9+(2 if coop else 0)+(1 if small else 0)+(1 if FEED else 0)
 if ONLY or JUDGE:
     h=open(os.path.join(os.path.dirname(os.path.abspath(__file__)),'..','chooser.h')).read()
     start=[float(re.search(r'#define CHOOSER_%s ([\d.]+)'%n,h).group(1)) for n in NAMES][:n_th]
+    if os.environ.get('SM_GBS') and FEED: start[12]=float(os.environ['SM_GBS'])   # FIT=0 at another feed
     free=[NAMES.index(n if n in NAMES else 'KT_US_'+n) for n in ONLY.split(',')] if ONLY else []   # 64x64,L2_GBS
 best_th,best=None,1e18
 for seed in range(1,(1 if JUDGE else int(os.environ.get('RESTARTS','4')))+1):
