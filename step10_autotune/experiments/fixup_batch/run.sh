@@ -5,8 +5,8 @@
 # The owner adds its writers' partials one at a time (kernel.cu, fixup_add_partials): per
 # writer, one thread spins on its flag (a round trip to L2), a named barrier passes the news
 # on, and the warpgroup loads the partial (another round trip) and adds it.  On a tile that 33
-# units share, that is 32 times two round trips in a row.  Two variants, both adding in the
-# same order (bit for bit the tree's sums):
+# units share, that is 32 times two round trips in a row.  Two variants, both adding the
+# partials in the tree's order (the same sums by construction; the checks compare with cuBLAS):
 #   flags: the first warp's 32 lanes wait on up to 32 writers' flags at once, one barrier, then
 #          the partials one after another as before;
 #   pipe:  flags, and the next partial's loads issued before the current one is added (for
@@ -30,7 +30,7 @@ OLD='    for (int v = unit + 1; v <= last; ++v) {
     }
 '
 FLAGS='    const int t = warpgroup_thread();
-    /* every writer'"'"'s flag at once: lane t of the first warp acquires writers unit+1+t, +33, ... */
+    /* every writer'"'"'s flag at once: lane t of the first warp acquires writers unit+1+t, unit+33+t, ... */
     if (t < 32)
         for (int v = unit + 1 + t; v <= last; v += 32)
             flag_wait_acquire_gpu(&sk->flags[sk_part_slot(v, (int)cc->rank, CLUSTER_SIZE, cc->part, TILE_WGS)],
