@@ -79,9 +79,13 @@ static __device__ __forceinline__ void flag_wait_acquire_gpu(const uint32_t *fla
     const uint64_t t0 = trace_now();
     while (flag_load_acquire_gpu(flag) != epoch)
         if (trace_now() - t0 > HANG_TIMEOUT_NS) {
-            printf("HANG: stream-K fixup: block %d: tile %d never got the partial of writer %d "
-                   "(its flag holds %u, this launch is epoch %u)\n",
-                   (int)blockIdx.x, tile, writer, flag_load_acquire_gpu(flag), epoch);
+            /* one line per warp: where lanes wait on many writers at once (step 10), the lowest
+             * lane speaks for the others, whose waits report_hang's table still records */
+            const unsigned active = __activemask();
+            if ((active & (0u - active)) == (1u << (threadIdx.x % 32)))
+                printf("HANG: stream-K fixup: block %d: tile %d never got the partial of writer %d "
+                       "(its flag holds %u, this launch is epoch %u)\n",
+                       (int)blockIdx.x, tile, writer, flag_load_acquire_gpu(flag), epoch);
             char name[32];
             fixup_wait_name(name, tile, writer);
             report_hang("stream-K partial", name, tile, (uint32_t)writer);

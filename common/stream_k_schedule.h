@@ -56,7 +56,8 @@
  * with dp' / dp'' the data-parallel tiles of a stream-K unit / of another
  * unit (the others take the odd ones first), n the most units that share a
  * tile (its owner reads n - 1 partials), SK_FIXUP_KT the time to write and
- * read one partial tile, and r = SK_RATE_PCT / 100 what a streamed k-tile
+ * read one partial tile (SK_FIXUP_MORE_KT each partial past the first, where
+ * a step sets it: sk_plan_fixup_kt), and r = SK_RATE_PCT / 100 what a streamed k-tile
  * costs against a data-parallel one.  Both are fitted to step 09's H100 rows
  * (NOTES.md, "The model refitted"): with clusters of two CTAs sharing A, a
  * two-offset streamed k-tile cost 1.06-1.11x a data-parallel one and a
@@ -79,6 +80,9 @@ enum { SK_MODE_AUTO = 0, SK_MODE_DP = 1, SK_MODE_SK = 2 };
 
 #ifndef SK_FIXUP_KT
 #define SK_FIXUP_KT 10       /* k-tile times to write + read one partial tile (NOTES.md) */
+#endif
+#ifndef SK_FIXUP_MORE_KT
+#define SK_FIXUP_MORE_KT SK_FIXUP_KT   /* each further writer of a tile (step 10's owner waits on all at once) */
 #endif
 #ifndef SK_RATE_PCT
 #define SK_RATE_PCT 115      /* a streamed k-tile costs 115% of a data-parallel one (NOTES.md) */
@@ -176,6 +180,14 @@ SCHED_FN int sk_plan_max_sharing(const sk_plan *p)
     return n;
 }
 
+/* The busiest owner's fixup, in k-tile times: SK_FIXUP_KT for its first writer, SK_FIXUP_MORE_KT
+ * for each further one (the same in step 09, whose owner waits writer by writer). */
+SCHED_FN long long sk_plan_fixup_kt(const sk_plan *p)
+{
+    const int n = sk_plan_max_sharing(p);
+    return n > 1 ? SK_FIXUP_KT + (long long)SK_FIXUP_MORE_KT * (n - 2) : 0;
+}
+
 /* Predicted time of the busiest unit, in k-tile times (the model above). */
 SCHED_FN long long sk_plan_time(const sk_plan *p)
 {
@@ -185,7 +197,7 @@ SCHED_FN long long sk_plan_time(const sk_plan *p)
     const int dp_sk = dp > others ? (dp - others + U - 1) / U : 0;
     const int dp_other = others > 0 ? (dp + U - 1) / U : 0;
     const long long t_sk = ((long long)(p->sk_base + (p->sk_extra > 0)) * SK_RATE_PCT + 99) / 100 +
-                           (long long)dp_sk * p->kt + (long long)SK_FIXUP_KT * (sk_plan_max_sharing(p) - 1);
+                           (long long)dp_sk * p->kt + sk_plan_fixup_kt(p);
     const long long t_other = (long long)dp_other * p->kt;
     return t_sk > t_other ? t_sk : t_other;
 }

@@ -9,6 +9,14 @@
 #ifndef STEP10_CHOOSER_H
 #define STEP10_CHOOSER_H
 
+/* Step 10's owner waits on its writers 32 at once (kernel.cu): each writer past the first costs
+ * SK_FIXUP_MORE_KT, not step 09's SK_FIXUP_KT (common/stream_k_schedule.h, which it must precede). */
+#ifdef COMMON_STREAM_K_SCHEDULE_H
+#error "include chooser.h before stream_k_schedule.h: it sets SK_FIXUP_MORE_KT"
+#endif
+#ifndef SK_FIXUP_MORE_KT   /* k-tile times: the fourteenth constant, fitted alone on the H200 (NOTES.md) */
+#define SK_FIXUP_MORE_KT 2
+#endif
 #include "stream_k_schedule.h"
 
 /* ---- the fitted constants, thirteen, on the H100 (experiments/fit_chooser.py; NOTES.md, "The model") */

@@ -29,6 +29,7 @@
  *   walk starts in device memory          in kernel_params
  *   one kernel (and its traced copy)      + a lean one: whole tiles, TMA stores
  *   --mode picks the plan                 the chooser picks tile and plan
+ *   an owner waits writer by writer       its first warp waits on 32 writers at once
  *
  * Build and run (sm_90a only):
  *   make step10
@@ -39,6 +40,7 @@
  */
 #include <cuda.h>
 
+#include "chooser.h"   /* first: it sets the stream-K plans' fixup cost (SK_FIXUP_MORE_KT) */
 #include "cluster_launch.cuh"
 #include "gemm.cuh"
 #include "mbarrier.cuh"
@@ -53,7 +55,6 @@
 #include "tma.cuh"
 #include "wgmma.cuh"
 #include "wgmma_desc.h"
-#include "chooser.h"
 
 /* ---- tile shape ------------------------------------------------------------
  * One warpgroup now holds a whole tile's accumulators: WG_M_BLOCKS m64
@@ -311,19 +312,26 @@ static __device__ __forceinline__ void fixup_write_partial(const stream_k_params
     if (warpgroup_thread() == 0) flag_store_release_gpu(&sk->flags[slot], sk->epoch);
 }
 
-/* Owner: per writer unit in k order (a fixed order: bitwise reproducible), one
- * thread acquires its flag, a barrier passes the news on, all threads add. */
+/* Owner: the writers in batches of 32: the first warp's lanes acquire a batch's flags at
+ * once (step 09: one thread, two L2 round trips in a row per writer; 33 writers a tile:
+ * 0.41 -> 0.65 of cuBLAS, NOTES.md "Session 17"), a barrier passes the news on, all
+ * threads add the batch in k order (bitwise reproducible). */
 template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 static __device__ __forceinline__ void fixup_add_partials(const stream_k_params *sk, consumer_ctx *cc,
                                                           float (*acc)[ACC_REGS], int tile, int unit)
 {
     const int last = sk_tile_last_unit(&sk->plan, tile);
-    for (int v = unit + 1; v <= last; ++v) {
-        const int slot = sk_part_slot(v, (int)cc->rank, CLUSTER_SIZE, cc->part, TILE_WGS);
-        if (warpgroup_thread() == 0) flag_wait_acquire_gpu(&sk->flags[slot], sk->epoch, tile, v);
+    for (int v0 = unit + 1; v0 <= last; v0 += 32) {
+        const int w = v0 + warpgroup_thread();   /* lane t: writer v0 + t */
+        if (warpgroup_thread() < 32 && w <= last)
+            flag_wait_acquire_gpu(&sk->flags[sk_part_slot(w, (int)cc->rank, CLUSTER_SIZE, cc->part, TILE_WGS)],
+                                  sk->epoch, tile, w);
         named_bar_sync(BAR_STORE + cc->c, WG_THREADS, "fixup wait");
-        partial_add_all(&acc[0][0], sk->partials + (size_t)slot * PARTIAL_F4 * WG_THREADS,
-                        WG_M_BLOCKS * ACC_REGS, WG_THREADS, warpgroup_thread());
+        for (int v = v0; v <= last && v < v0 + 32; ++v) {
+            const int slot = sk_part_slot(v, (int)cc->rank, CLUSTER_SIZE, cc->part, TILE_WGS);
+            partial_add_all(&acc[0][0], sk->partials + (size_t)slot * PARTIAL_F4 * WG_THREADS,
+                            WG_M_BLOCKS * ACC_REGS, WG_THREADS, warpgroup_thread());
+        }
     }
 }
 

@@ -82,13 +82,26 @@ START_TEST(test_chooser_pick_and_reasons)
     n = chooser_candidates(768, 768, 768, menu, MENU_N, -1, SK_MODE_AUTO, &h100, p);
     ck_assert_str_ne(menu[p[chooser_pick(p, n)].config].name, "64x64");
     /* few tiles, K-heavy (256 x 256 x 8192: 16 tiles of 64 x 64): auto's stream-K plan runs on U' < 132
-     * units, and only those CTAs load, so the L2 does not bind it; it beats one CTA per tile streaming K */
+     * units, and only those CTAs load, so the L2 does not bind it; it beats one CTA per tile streaming K.
+     * Since the owner waits on all its writers at once, streaming on every unit (sk, 9-10 writers a tile)
+     * is the pick: on the H200 0.929 of cuBLAS against sk_l2's 0.804 (NOTES.md, "Session 17") */
     chooser_estimate k = chooser_estimate_of(256, 256, 8192, menu, 0, &h100, SK_MODE_AUTO);
     ck_assert(k.plan.sk_tiles == k.tiles && k.plan.units < 132);
     ck_assert(k.kt_us == CHOOSER_KT_US_64x64);
     n = chooser_candidates(256, 256, 8192, menu, MENU_N, -1, SK_MODE_AUTO, &h100, p);
     ck_assert_str_eq(menu[p[chooser_pick(p, n)].config].name, "64x64");
-    ck_assert_str_eq(chooser_plan_name(&p[chooser_pick(p, n)]), "sk_l2");
+    ck_assert_str_eq(chooser_plan_name(&p[chooser_pick(p, n)]), "sk");
+    /* many writers a tile (128 x 128 x 32768: 4 tiles of 64 x 64 on 132 units, 33-35 a tile): the owner
+     * waits on all their flags at once, so each writer past the first costs SK_FIXUP_MORE_KT, not
+     * SK_FIXUP_KT, and streaming on every unit beats auto's two units a tile (session 17) */
+    chooser_estimate m = chooser_estimate_of(128, 128, 32768, menu, 0, &h100, SK_MODE_SK);
+    const int sharers = sk_plan_max_sharing(&m.plan);
+    ck_assert_int_gt(sharers, 32);
+    ck_assert_int_eq(sk_plan_fixup_kt(&m.plan), SK_FIXUP_KT + (long long)SK_FIXUP_MORE_KT * (sharers - 2));
+    ck_assert_int_lt(SK_FIXUP_MORE_KT, SK_FIXUP_KT);
+    n = chooser_candidates(128, 128, 32768, menu, MENU_N, -1, SK_MODE_AUTO, &h100, p);
+    ck_assert_str_eq(menu[p[chooser_pick(p, n)].config].name, "64x64");
+    ck_assert_str_eq(chooser_plan_name(&p[chooser_pick(p, n)]), "sk");
     /* one SM's feed: past its ring of k-tiles a lone CTA waits for its own bytes (64 x 64: 128 box rows of
      * 128 B a k-tile); a k loop that fits in the ring (512^3: 8 k-tiles, 8 slots) does not */
     chooser_estimate r = chooser_estimate_of(512, 512, 512, menu, 0, &h100, SK_MODE_DP);

@@ -260,6 +260,8 @@ static const char *const sk_auto_cases[] = {
     "--m 1536 --n 1536 --k 8192",           /* 72 cluster tiles on 48 clusters, 1.5 each (2 k-offsets) */
     "--m 1000 --n 1000 --k 2048",           /* 32 cluster tiles of 32 k-tiles, split in 2 */
     "--m 1000 --n 1001 --k 1024",           /* 16 k-tiles: too short to split in auto (whole tiles) */
+    "--m 100 --n 70 --k 8200",              /* sk: 1-4 tiles over every unit, 33-66 writers a tile:
+                                               more than the 32 lanes that wait on their flags (step 10) */
 };
 #define NUM_SK_AUTO_CASES (int)(sizeof sk_auto_cases / sizeof sk_auto_cases[0])
 

@@ -156,6 +156,11 @@ START_TEST(test_split_hand)
     /* tile 18 = iterations [4032, 4256): unit 36 ends at 4033, units 37 and
      * 38 lie inside, unit 39 starts at 4251: four units, three partials */
     ck_assert_int_eq(sk_plan_max_sharing(&p), 4);
+    /* the owner's fixup: step 09's SK_FIXUP_KT per writer, unless a step prices the further writers
+     * (step 10's chooser.h sets SK_FIXUP_MORE_KT; here its default, the same as the first's) */
+    ck_assert_int_eq(sk_plan_fixup_kt(&p), 3 * SK_FIXUP_KT);
+    const sk_plan whole = sk_plan_make(32, 224, 66, SK_MODE_DP);
+    ck_assert_int_eq(sk_plan_fixup_kt(&whole), 0);
     /* auto: 64 units, two per cluster tile, 112 k-tiles each, 2 k-offsets
      * (split-K by 2 as a special case); 2 clusters (4 SMs) idle */
     p = sk_plan_make(32, 224, 66, SK_MODE_AUTO);
