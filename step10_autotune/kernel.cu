@@ -788,7 +788,7 @@ pingpong_kernel_traced(const __grid_constant__ kernel_params P)
 
 /* The kernel every data-parallel launch with TMA stores runs (N % 8 == 0): the
  * same roles without stream-K's fixup and the masked stores, 1,152 instructions
- * where the full one has 1,960 (64x128).  After the harness's L2 flush the code
+ * where the full one has 1,992 (64x128).  After the harness's L2 flush the code
  * is in DRAM, and the code the full kernel jumps over still costs: at 1024^3 this
  * one is 0.28 us (4%) shorter (NOTES.md, "Session 14").  Traced runs trace the full one. */
 template <int WG_M_BLOCKS, int BN, int TILE_WGS>

@@ -21,12 +21,20 @@ BUILD=${1:?usage: run.sh BUILD OUT}; OUT=${2:?usage: run.sh BUILD OUT}
 HERE=$(dirname "$0")
 mkdir -p "$OUT" "$BUILD"
 . "$HERE/../variant.sh"
-OLD='    for (int v = unit + 1; v <= last; ++v) {
-        const int slot = sk_part_slot(v, (int)cc->rank, CLUSTER_SIZE, cc->part, TILE_WGS);
-        if (warpgroup_thread() == 0) flag_wait_acquire_gpu(&sk->flags[slot], sk->epoch, tile, v);
+# Since session 17 the tree's owner waits in batches of 32 (kernel.cu; experiments/fixup_writers),
+# so the patches replace that loop and the reference side is the batched tree; the logs below
+# (session 16) were taken against step 09's serial waits, the tree of then.
+OLD='    for (int v0 = unit + 1; v0 <= last; v0 += 32) {
+        const int w = v0 + warpgroup_thread();   /* lane t: writer v0 + t */
+        if (warpgroup_thread() < 32 && w <= last)
+            flag_wait_acquire_gpu(&sk->flags[sk_part_slot(w, (int)cc->rank, CLUSTER_SIZE, cc->part, TILE_WGS)],
+                                  sk->epoch, tile, w);
         named_bar_sync(BAR_STORE + cc->c, WG_THREADS, "fixup wait");
-        partial_add_all(&acc[0][0], sk->partials + (size_t)slot * PARTIAL_F4 * WG_THREADS,
-                        WG_M_BLOCKS * ACC_REGS, WG_THREADS, warpgroup_thread());
+        for (int v = v0; v <= last && v < v0 + 32; ++v) {
+            const int slot = sk_part_slot(v, (int)cc->rank, CLUSTER_SIZE, cc->part, TILE_WGS);
+            partial_add_all(&acc[0][0], sk->partials + (size_t)slot * PARTIAL_F4 * WG_THREADS,
+                            WG_M_BLOCKS * ACC_REGS, WG_THREADS, warpgroup_thread());
+        }
     }
 '
 FLAGS='    const int t = warpgroup_thread();

@@ -3,8 +3,8 @@
  * The model is chooser.h itself, compiled here with SK_FIXUP_MORE_KT a variable; the measured
  * times are the sweep's `tune:` lines, clock-scaled as model_vs_sweep.py does (each candidate by
  * cuBLAS's time beside its configuration's dp plan, to the shape's median of those).
- *   cc -O2 -I common -I step10_autotune step10_autotune/experiments/fixup_writers/fit_more.c -lm -o fit_more
- *   ./fit_more CTAS L2_BYTES DRAM_GBS tune_*.log          every value 0..12, then the picks at BEST
+ *   nvcc -O2 -Icommon -Istep10_autotune step10_autotune/experiments/fixup_writers/fit_more.c -o build/fit_more
+ *   ./fit_more CTAS L2_BYTES DRAM_GBS tune_*.log          every value 0..12, then the picks at the best
  *   FIXUP_MORE=2 ./fit_more ...                           the picks at 2 only
  *   ./fit_more CTAS L2_BYTES DRAM_GBS --picks < LIST       no logs: the model's pick at each "M N K" line
  *                                                          of LIST under the old term (10) and the new (2)
