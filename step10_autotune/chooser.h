@@ -88,8 +88,10 @@ SCHED_FN double chooser_dram_us(int M, int N, int K, const chooser_config *c, co
     return (reads + 2.0 * M * (double)N) / (d->dram_gbs * 1e3);
 }
 
-SCHED_FN chooser_estimate chooser_estimate_of(int M, int N, int K, const chooser_config *menu, int config,
-                                              const chooser_device *d, int mode)
+/* One candidate's estimate: the plan its mode makes here, or `plan` when given (an experiment's, e.g.
+ * experiments/fixup_writers/cap_model.c: every tile streamed over U' units of its choosing). */
+SCHED_FN chooser_estimate chooser_estimate_with(int M, int N, int K, const chooser_config *menu, int config,
+                                                const chooser_device *d, int mode, const sk_plan *plan)
 {
     const chooser_config *c = &menu[config];
     chooser_estimate e = {.config = config, .mode = mode};   /* the rest zero */
@@ -98,7 +100,7 @@ SCHED_FN chooser_estimate chooser_estimate_of(int M, int N, int K, const chooser
     const int cl = c->cluster, units = d->ctas / cl;
     e.tiles = tm * tn;
     e.cluster_tiles = c->tile_wgs > 1 ? (tm + cl - 1) / cl * tn : tm * ((tn + cl - 1) / cl);
-    e.plan = sk_plan_make(e.cluster_tiles, kt, units, mode);
+    e.plan = plan ? *plan : sk_plan_make(e.cluster_tiles, kt, units, mode);
     e.waves = (double)e.cluster_tiles / units;
     const int rem = e.cluster_tiles % units;
     e.last_wave_fill = rem ? (double)rem / units : 1.0;
@@ -128,6 +130,12 @@ SCHED_FN chooser_estimate chooser_estimate_of(int M, int N, int K, const chooser
     e.t_dram_us = chooser_dram_us(M, N, K, c, d, e.waves);
     e.t_us = CHOOSER_T0_US + (e.t_mma_us > e.t_dram_us ? e.t_mma_us : e.t_dram_us);
     return e;
+}
+
+SCHED_FN chooser_estimate chooser_estimate_of(int M, int N, int K, const chooser_config *menu, int config,
+                                              const chooser_device *d, int mode)
+{
+    return chooser_estimate_with(M, N, K, menu, config, d, mode, 0);
 }
 
 /* Two plans the same? (auto often makes the whole-tile plan.) */

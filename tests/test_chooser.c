@@ -102,6 +102,9 @@ START_TEST(test_chooser_pick_and_reasons)
     n = chooser_candidates(128, 128, 32768, menu, MENU_N, -1, SK_MODE_AUTO, &h100, p);
     ck_assert_str_eq(menu[p[chooser_pick(p, n)].config].name, "64x64");
     ck_assert_str_eq(chooser_plan_name(&p[chooser_pick(p, n)]), "sk");
+    /* an estimate for a plan given (experiments): the mode's own plan gives the mode's estimate */
+    const chooser_estimate w = chooser_estimate_with(128, 128, 32768, menu, 0, &h100, SK_MODE_SK, &m.plan);
+    ck_assert(w.t_us == m.t_us && w.busiest_kt == m.busiest_kt);
     /* one SM's feed: past its ring of k-tiles a lone CTA waits for its own bytes (64 x 64: 128 box rows of
      * 128 B a k-tile); a k loop that fits in the ring (512^3: 8 k-tiles, 8 slots) does not */
     chooser_estimate r = chooser_estimate_of(512, 512, 512, menu, 0, &h100, SK_MODE_DP);

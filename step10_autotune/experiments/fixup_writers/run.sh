@@ -15,11 +15,13 @@
 #   judge   the same over the feed, small unseen and held-out lists (the model's picks elsewhere)
 #   sweeps  fit and judge
 #   forms   the tree's owner against SERIAL, FIRST and SECOND (below), 2 rotated rounds
+#   cap     --mode sk with every tile streamed over U' units (BUILD/cap reads SK_UNITS), 2 rounds:
+#           is there a plan between auto's two units a tile and sk's all?
 #   picks   the model's picks over both lists, session 16's step 10 (BUILD/before: the serial waits
 #           and the old fixup term, -DSK_FIXUP_MORE_KT=10) against the tree's, 2 rotated rounds
 # PREBUILT=1 skips nvcc.  Exits 3 without a GPU.  Logs in OUT.
 set -u
-BUILD=${1:?usage: run.sh BUILD OUT [ab|forms|fit|judge|sweeps|picks|all]}; OUT=${2:?usage: run.sh BUILD OUT [ab|forms|fit|judge|sweeps|picks|all]}
+BUILD=${1:?usage: run.sh BUILD OUT [ab|forms|fit|judge|sweeps|cap|picks|all]}; OUT=${2:?usage: run.sh BUILD OUT [ab|forms|fit|judge|sweeps|cap|picks|all]}
 PART=${3:-all}
 HERE=$(dirname "$0")
 mkdir -p "$OUT" "$BUILD"
@@ -80,6 +82,16 @@ import os
 edit(os.environ["OLD"], os.environ["NEW"] + "\n")
 PY
   done
+  # cap: --mode sk on SK_UNITS units (the environment's) where every tile streams: the writers a tile capped
+  OLD='    P->sk.plan = sk_plan_make(P->sched.sched.num_tiles, P->k_tiles, units, op->mode);
+' NEW='    const char *cap = getenv("SK_UNITS");   /* the experiment: every tile streamed over SK_UNITS units */
+    const int T = P->sched.sched.num_tiles, Up = cap && atoi(cap) > 0 && atoi(cap) < units ? atoi(cap) : units;
+    P->sk.plan = cap && op->mode == GEMM_MODE_SK && T < units ? sk_plan_split(T, P->k_tiles, units, T, Up)
+                                                             : sk_plan_make(T, P->k_tiles, units, op->mode);
+' variant_patch_py "$BUILD" cap <<'PY'
+import os
+edit(os.environ["OLD"], os.environ["NEW"])
+PY
   # before: step 09's waits and the plans' old fixup term (10 k-tile times per writer): session 16's step 10
   mkdir -p "$BUILD/before"
   variant_build before "$BUILD/serial/kernel.cu" "$BUILD/before/step10_autotune" -DSK_FIXUP_MORE_KT=10
@@ -132,6 +144,21 @@ if [ "$PART" = forms ] || [ "$PART" = all ]; then
                    if ($i == "ratio") v = $(i + 1) }; k = sh " | " b; r[k] = r[k] " " v } END { for (k in r) print k ":" r[k] }' \
     "$OUT/forms.txt" | sort > "$OUT/forms_summary.txt"
   cat "$OUT/forms_summary.txt"
+fi
+# a plan between auto's (two units a tile) and sk's (all): every tile streamed over U' units, U' = SK_UNITS
+if [ "$PART" = cap ] || [ "$PART" = all ]; then
+  : > "$OUT/cap.txt"
+  for r in 1 2; do
+    for run in "64x64 128x128x32768 8 16 32 64 132" "64x64 64x64x16384 2 8 16 32 64 132" \
+               "64x64 160x160x40960 18 36 72 132" "64x128 512x256x32768 16 32 48 66"; do
+      set -- $run; c=$1; sh=$2; shift 2
+      m=${sh%%x*}; rest=${sh#*x}; n=${rest%%x*}; k=${rest#*x}
+      for u in "$@"; do
+        echo "r$r $sh $c/sk U'=$u: $(SK_UNITS=$u "$BUILD/cap/step10_autotune" --m "$m" --n "$n" --k "$k" --config $c --mode sk --no-cache --no-check 2>&1 | grep -o 'streamed ([^)]*)\|ratio [0-9.]*' | tr '\n' ' ')" >> "$OUT/cap.txt"
+      done
+    done
+  done
+  cat "$OUT/cap.txt"
 fi
 # sweep LIST...: tune_sweep.sh with the tree's binary over each list, and the binary's picks judged
 sweep() {
