@@ -118,3 +118,28 @@ variant_tune() {
         { echo "== $sh rc=$?"; grep -h "^tune:\|ratio" "$one" | cut -c1-160; } >> "$log"
     done
 }
+
+# variant_rounds_summary LOG OUT: LOG's rounds (variant_rounds' lines) as one line per shape and run,
+# "SHAPE | RUN --config C --mode M:: ratio ratio ...", the rounds in order, sorted into OUT and printed.
+variant_rounds_summary() {
+    awk '/^r[0-9]/ { sh = $2; b = $3; for (i = 4; i <= NF; i++) { if ($i ~ /^--(config|mode)$/) b = b " " $i " " $(i + 1);
+                     if ($i == "ratio") v = $(i + 1) }; k = sh " | " b; r[k] = r[k] " " v } END { for (k in r) print k ":" r[k] }' \
+        "$1" | sort > "$2"
+    cat "$2"
+}
+
+# VARIANT_OWNER_LOOP: the stream-K owner's loop in step 10's fixup_add_partials since session 17 (its
+# writers in batches of 32), the text the fixup experiments (fixup_batch, fixup_writers) replace.
+VARIANT_OWNER_LOOP='    for (int v0 = unit + 1; v0 <= last; v0 += 32) {
+        const int w = v0 + warpgroup_thread();   /* lane t: writer v0 + t */
+        if (warpgroup_thread() < 32 && w <= last)
+            flag_wait_acquire_gpu(&sk->flags[sk_part_slot(w, (int)cc->rank, CLUSTER_SIZE, cc->part, TILE_WGS)],
+                                  sk->epoch, tile, w);
+        named_bar_sync(BAR_STORE + cc->c, WG_THREADS, "fixup wait");
+        for (int v = v0; v <= last && v < v0 + 32; ++v) {
+            const int slot = sk_part_slot(v, (int)cc->rank, CLUSTER_SIZE, cc->part, TILE_WGS);
+            partial_add_all(&acc[0][0], sk->partials + (size_t)slot * PARTIAL_F4 * WG_THREADS,
+                            WG_M_BLOCKS * ACC_REGS, WG_THREADS, warpgroup_thread());
+        }
+    }
+'

@@ -24,19 +24,7 @@ mkdir -p "$OUT" "$BUILD"
 # Since session 17 the tree's owner waits in batches of 32 (kernel.cu; experiments/fixup_writers),
 # so the patches replace that loop and the reference side is the batched tree; the logs below
 # (session 16) were taken against step 09's serial waits, the tree of then.
-OLD='    for (int v0 = unit + 1; v0 <= last; v0 += 32) {
-        const int w = v0 + warpgroup_thread();   /* lane t: writer v0 + t */
-        if (warpgroup_thread() < 32 && w <= last)
-            flag_wait_acquire_gpu(&sk->flags[sk_part_slot(w, (int)cc->rank, CLUSTER_SIZE, cc->part, TILE_WGS)],
-                                  sk->epoch, tile, w);
-        named_bar_sync(BAR_STORE + cc->c, WG_THREADS, "fixup wait");
-        for (int v = v0; v <= last && v < v0 + 32; ++v) {
-            const int slot = sk_part_slot(v, (int)cc->rank, CLUSTER_SIZE, cc->part, TILE_WGS);
-            partial_add_all(&acc[0][0], sk->partials + (size_t)slot * PARTIAL_F4 * WG_THREADS,
-                            WG_M_BLOCKS * ACC_REGS, WG_THREADS, warpgroup_thread());
-        }
-    }
-'
+OLD=$VARIANT_OWNER_LOOP
 FLAGS='    const int t = warpgroup_thread();
     /* every writer'"'"'s flag at once: lane t of the first warp acquires writers unit+1+t, unit+33+t, ... */
     if (t < 32)
@@ -100,7 +88,4 @@ variant_rotated_rounds "$OUT/rounds.txt" 3 "$BUILD" "128x128x32768 1024x64x16384
   "pipe/step10_autotune --no-cache --config 64x64 --mode sk"
 grep -c "check ok" "$OUT"/checks_*.txt   # 52 each: 50 at odd shapes, 2 at 128 x 128 x 32768
 # the ratios per shape and run, the rounds in order
-awk '/^r[0-9]/ { sh = $2; b = $3; for (i = 4; i <= NF; i++) { if ($i ~ /^--(config|mode)$/) b = b " " $i " " $(i + 1);
-                 if ($i == "ratio") v = $(i + 1) }; k = sh " | " b; r[k] = r[k] " " v } END { for (k in r) print k ":" r[k] }' \
-  "$OUT/rounds.txt" | sort > "$OUT/summary.txt"
-cat "$OUT/summary.txt"
+variant_rounds_summary "$OUT/rounds.txt" "$OUT/summary.txt"

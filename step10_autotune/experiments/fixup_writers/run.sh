@@ -31,19 +31,7 @@ mkdir -p "$OUT" "$BUILD"
 # every partial (this session's first form: 64 more instructions, 12 bytes spilled in a traced
 # copy); SECOND, a batch's flags waited inside the add loop (the barrier in the loop).
 TREE='    const int last = sk_tile_last_unit(&sk->plan, tile);
-    for (int v0 = unit + 1; v0 <= last; v0 += 32) {
-        const int w = v0 + warpgroup_thread();   /* lane t: writer v0 + t */
-        if (warpgroup_thread() < 32 && w <= last)
-            flag_wait_acquire_gpu(&sk->flags[sk_part_slot(w, (int)cc->rank, CLUSTER_SIZE, cc->part, TILE_WGS)],
-                                  sk->epoch, tile, w);
-        named_bar_sync(BAR_STORE + cc->c, WG_THREADS, "fixup wait");
-        for (int v = v0; v <= last && v < v0 + 32; ++v) {
-            const int slot = sk_part_slot(v, (int)cc->rank, CLUSTER_SIZE, cc->part, TILE_WGS);
-            partial_add_all(&acc[0][0], sk->partials + (size_t)slot * PARTIAL_F4 * WG_THREADS,
-                            WG_M_BLOCKS * ACC_REGS, WG_THREADS, warpgroup_thread());
-        }
-    }
-'
+'"$VARIANT_OWNER_LOOP"
 ADD='        partial_add_all(&acc[0][0], sk->partials + (size_t)slot * PARTIAL_F4 * WG_THREADS,
                         WG_M_BLOCKS * ACC_REGS, WG_THREADS, warpgroup_thread());
     }
@@ -124,11 +112,7 @@ if [ "$PART" = ab ] || [ "$PART" = all ]; then
     variant_rotated_rounds "$OUT/rounds.txt" 3 "$BUILD" "$*" \
       "serial/step10_autotune --no-cache --config $c --mode $mode" "step10_autotune --no-cache --config $c --mode $mode"
   done
-  # the ratios per shape and run, the rounds in order
-  awk '/^r[0-9]/ { sh = $2; b = $3; for (i = 4; i <= NF; i++) { if ($i ~ /^--(config|mode)$/) b = b " " $i " " $(i + 1);
-                   if ($i == "ratio") v = $(i + 1) }; k = sh " | " b; r[k] = r[k] " " v } END { for (k in r) print k ":" r[k] }' \
-    "$OUT/rounds.txt" | sort > "$OUT/summary.txt"
-  cat "$OUT/summary.txt"
+  variant_rounds_summary "$OUT/rounds.txt" "$OUT/summary.txt"
 fi
 # the owner's four forms side by side, 2 rotated rounds, forced plans with 2 to 33 writers a tile
 if [ "$PART" = forms ] || [ "$PART" = all ]; then
@@ -140,10 +124,7 @@ if [ "$PART" = forms ] || [ "$PART" = all ]; then
       "first/step10_autotune --no-cache --config $c --mode $mode" "second/step10_autotune --no-cache --config $c --mode $mode" \
       "step10_autotune --no-cache --config $c --mode $mode"
   done
-  awk '/^r[0-9]/ { sh = $2; b = $3; for (i = 4; i <= NF; i++) { if ($i ~ /^--(config|mode)$/) b = b " " $i " " $(i + 1);
-                   if ($i == "ratio") v = $(i + 1) }; k = sh " | " b; r[k] = r[k] " " v } END { for (k in r) print k ":" r[k] }' \
-    "$OUT/forms.txt" | sort > "$OUT/forms_summary.txt"
-  cat "$OUT/forms_summary.txt"
+  variant_rounds_summary "$OUT/forms.txt" "$OUT/forms_summary.txt"
 fi
 # a plan between auto's (two units a tile) and sk's (all): every tile streamed over U' units, U' = SK_UNITS
 if [ "$PART" = cap ] || [ "$PART" = all ]; then
