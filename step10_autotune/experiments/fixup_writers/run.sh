@@ -1,6 +1,6 @@
 #!/bin/sh
-# fixup_writers/run.sh BUILD OUT [PART]: the owner of a stream-K tile now waits on all its writers'
-# flags at once (kernel.cu, fixup_add_partials, session 17; step 09's owner waits writer by writer,
+# fixup_writers/run.sh BUILD OUT [PART]: the owner of a stream-K tile now waits on its writers'
+# flags 32 at once (kernel.cu, fixup_add_partials, session 17; step 09's owner waits writer by writer,
 # two L2 round trips each in a row).  How much does that buy where many units share a tile, what
 # does it cost where two do, and what does each writer past the first cost (the chooser's
 # SK_FIXUP_MORE_KT, fitted by fit_more.c on the K-heavy list's sweep)?
@@ -65,9 +65,10 @@ SECOND='    const int last = sk_tile_last_unit(&sk->plan, tile);
 if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step10 BUILD="$BUILD" || exit 1
   for v in serial first second; do
-    OLD="$TREE" NEW="$(eval echo \"\$$(echo $v | tr a-z A-Z)\")" variant_patch_py "$BUILD" $v <<'PY'
+    case $v in serial) body=$SERIAL ;; first) body=$FIRST ;; second) body=$SECOND ;; esac
+    OLD="$TREE" NEW="$body" variant_patch_py "$BUILD" $v <<'PY'
 import os
-edit(os.environ["OLD"], os.environ["NEW"] + "\n")
+edit(os.environ["OLD"], os.environ["NEW"])
 PY
   done
   # cap: --mode sk on SK_UNITS units (the environment's) where every tile streams: the writers a tile capped
