@@ -161,8 +161,9 @@ static int parse_mode(int flag, const char *a, const args_limits *lim, args_opti
     if (strcmp(a, "auto") == 0) o->mode = GEMM_MODE_AUTO;
     else if (strcmp(a, "dp") == 0) o->mode = GEMM_MODE_DP;
     else if (strcmp(a, "sk") == 0) o->mode = GEMM_MODE_SK;
+    else if (strcmp(a, "cap") == 0 && lim->has_menu) o->mode = GEMM_MODE_CAP;   /* its units: step 10's model */
     else {
-        snprintf(msg, len, "--mode: must be dp, sk or auto (got '%s')", a);
+        snprintf(msg, len, "--mode: must be dp, sk%s or auto (got '%s')", lim->has_menu ? ", cap" : "", a);
         return ARGS_BAD;
     }
     return ARGS_OK;
@@ -432,6 +433,8 @@ void args_usage(const char *prog, const args_limits *lim, const char *summary)
         if (lim->has_mode)
             printf("  --mode M      dp: whole tiles per CTA; sk: stream-K (the partial wave and one full wave\n"
                    "                split evenly in k-tiles); auto (default): sk where the model predicts a gain\n");
+        if (lim->has_menu)
+            printf("                cap: every tile streamed, over the number of units the chooser's model prefers\n");
         if (lim->has_menu)
             printf("  --config C    run configuration C of the menu (the first line of --help lists them);\n"
                    "                default: the tuning cache's choice for this shape, else the model's\n"

@@ -36,7 +36,7 @@ typedef struct {
     int m, n, k;
     int exact;                  /* inputs in {-1,0,1}, result must match bit for bit */
     int group;                  /* tile-scheduler group size (steps 06-09), default 8 */
-    int mode;                   /* --mode: GEMM_MODE_AUTO (default), _DP or _SK (step 09) */
+    int mode;                   /* --mode: GEMM_MODE_AUTO (default), _DP, _SK (step 09); _CAP (step 10) */
     /* both */
     int stages;
     int iters, warmup;          /* GEMM: iters 0 = auto (GEMM_AUTO_ITERS_MS of launches per side) */
@@ -76,8 +76,8 @@ typedef struct {
 #define GEMM_AUTO_ITERS_MS 2.0
 #define GEMM_MIN_ITERS 20
 #define GEMM_MAX_ITERS 5000
-/* --mode of a stream-K step: which tiles are streamed (stream_k_schedule.h) */
-enum { GEMM_MODE_AUTO = 0, GEMM_MODE_DP = 1, GEMM_MODE_SK = 2 };
+/* --mode of a stream-K step: which tiles are streamed (stream_k_schedule.h; cap: step 10's chooser.h) */
+enum { GEMM_MODE_AUTO = 0, GEMM_MODE_DP = 1, GEMM_MODE_SK = 2, GEMM_MODE_CAP = 3 };
 
 void args_defaults(const args_limits *lim, args_options *o);
 

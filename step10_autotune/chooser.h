@@ -35,7 +35,7 @@
 #define CHOOSER_EPI_US_COOP 1.04       /* the cooperative tile's epilogue, not hidden */
 #define CHOOSER_SM_GBS 138.3           /* one SM's feed once its ring is drained, GB/s (NOTES.md, "Session 16") */
 
-#define CHOOSER_MAX_CANDIDATES 16
+#define CHOOSER_MAX_CANDIDATES 24
 #define CHOOSER_BK 64                  /* k-tile: 64 bf16, one 128-byte row */
 
 typedef struct {
@@ -53,9 +53,14 @@ typedef struct {         /* read from the device, so an H200 gets its own answer
     double dram_gbs;     /* memory bandwidth, GB/s (memory clock x bus width) */
 } chooser_device;
 
+/* Step 10's own plan, sk_cap (--mode cap): every tile streamed, over the U' units this model finds fastest.
+ * Step 09's auto allows SK_MAX_K_OFFSETS start offsets, so one tile of a long K gets two units: 64x64x16384
+ * 0.45 of cuBLAS, 0.81 on 16 (NOTES.md, "Session 17"); textbook sk, all 132 units, 0.31. */
+enum { CHOOSER_MODE_CAP = SK_MODE_SK + 1 };
+
 /* One candidate's estimate: the plan it would run and why it costs what it does. */
 typedef struct {
-    int config, mode;            /* index into the menu; SK_MODE_DP / _SK / _AUTO */
+    int config, mode;            /* index into the menu; SK_MODE_DP / _SK / _AUTO, CHOOSER_MODE_CAP */
     sk_plan plan;                /* the plan that mode makes here */
     int tiles, cluster_tiles;    /* tiles of this configuration, and in pairs */
     double waves;                /* cluster tiles / clusters */
@@ -125,7 +130,7 @@ SCHED_FN chooser_estimate chooser_estimate_with(int M, int N, int K, const choos
     const long long ring = e.busiest_kt < c->stages ? e.busiest_kt : c->stages;
     const double kt_fed = feed_kt_us > e.kt_us ? feed_kt_us : e.kt_us;
     e.t_mma_us = (ring * e.kt_us + (e.busiest_kt - ring) * kt_fed) * e.power *
-                 (mode == SK_MODE_SK && e.plan.sk_tiles ? CHOOSER_SK_SCATTER : 1.0);
+                 (mode != SK_MODE_AUTO && e.plan.sk_tiles ? CHOOSER_SK_SCATTER : 1.0);   /* sk, sk_cap */
     if (c->tile_wgs > 1) e.t_mma_us += (e.busiest_kt + kt - 1) / kt * CHOOSER_EPI_US_COOP;
     e.t_dram_us = chooser_dram_us(M, N, K, c, d, e.waves);
     e.t_us = CHOOSER_T0_US + (e.t_mma_us > e.t_dram_us ? e.t_mma_us : e.t_dram_us);
@@ -135,7 +140,25 @@ SCHED_FN chooser_estimate chooser_estimate_with(int M, int N, int K, const choos
 SCHED_FN chooser_estimate chooser_estimate_of(int M, int N, int K, const chooser_config *menu, int config,
                                               const chooser_device *d, int mode)
 {
-    return chooser_estimate_with(M, N, K, menu, config, d, mode, 0);
+    chooser_estimate best = chooser_estimate_with(M, N, K, menu, config, d, mode, 0);
+    if (mode != CHOOSER_MODE_CAP) return best;
+    const int T = best.cluster_tiles, units = d->ctas / menu[config].cluster;
+    for (int u = 1; u <= units; ++u) {   /* sk_cap: all T tiles over u units, the fastest u */
+        const sk_plan p = sk_plan_split(T, best.plan.kt, units, T, u);
+        const chooser_estimate e = chooser_estimate_with(M, N, K, menu, config, d, mode, &p);
+        if (u == 1 || e.t_us < best.t_us) best = e;
+    }
+    return best;
+}
+
+/* sk_cap is a candidate where every tile streams anyway (fewer tiles than units), A and B fit in half the L2 (its
+ * units read every k-offset at once, and an SM's lines may be held in both halves of the L2), and a CTA runs alone
+ * (64x64).  In pairs (64x128) it ran over this model's time by more than 1 us at 19 of 39 shapes, up to 13 us: the
+ * gap session 16 left open for 64x128 at a long K; alone, at 3 of 35, up to 2.6 us (NOTES.md, "Session 18"). */
+SCHED_FN int chooser_cap_offered(int M, int N, int K, const chooser_estimate *e, const chooser_config *c,
+                                 const chooser_device *d)
+{
+    return c->cluster == 1 && e->cluster_tiles < d->ctas && 2.0 * ((double)M + N) * K <= d->l2_bytes / 2;
 }
 
 /* Two plans the same? (auto often makes the whole-tile plan.) */
@@ -145,8 +168,8 @@ SCHED_FN int chooser_same_plan(const sk_plan *a, const sk_plan *b)
 }
 
 /* The candidates at this shape: every configuration (or only `only`, when >= 0) with every plan its mode can
- * make (only `mode` when it is not auto), each plan once: dp; sk, the textbook hybrid; and auto's own stream-K
- * plan (sk_l2) where it differs from both.  Returns how many. */
+ * make (only `mode` when it is not auto), each plan once: dp; sk, the textbook hybrid; auto's own stream-K
+ * plan (sk_l2) where it differs from both; sk_cap where offered (or forced).  Returns how many. */
 SCHED_FN int chooser_candidates(int M, int N, int K, const chooser_config *menu, int n_menu, int only,
                                 int mode, const chooser_device *d, chooser_estimate *out)
 {
@@ -154,9 +177,11 @@ SCHED_FN int chooser_candidates(int M, int N, int K, const chooser_config *menu,
     for (int c = 0; c < n_menu; ++c) {
         if (only >= 0 && c != only) continue;
         const int first = n;
-        const int modes[3] = {SK_MODE_DP, SK_MODE_SK, SK_MODE_AUTO};
-        for (int i = 0; i < 3 && n < CHOOSER_MAX_CANDIDATES; ++i) {
+        const int modes[4] = {SK_MODE_DP, SK_MODE_SK, SK_MODE_AUTO, CHOOSER_MODE_CAP};
+        for (int i = 0; i < 4 && n < CHOOSER_MAX_CANDIDATES; ++i) {
             if (mode != SK_MODE_AUTO && modes[i] != mode) continue;
+            if (modes[i] == CHOOSER_MODE_CAP && mode == SK_MODE_AUTO && !chooser_cap_offered(M, N, K, &out[first], &menu[c], d))
+                continue;
             const chooser_estimate e = chooser_estimate_of(M, N, K, menu, c, d, modes[i]);
             int dup = 0;
             for (int j = first; j < n; ++j) dup |= chooser_same_plan(&out[j].plan, &e.plan);
@@ -180,7 +205,7 @@ SCHED_FN int chooser_pick(const chooser_estimate *e, int n)
 /* The plan's name as the CSV's mode column writes it. */
 SCHED_FN const char *chooser_plan_name(const chooser_estimate *e)
 {
-    return e->plan.sk_tiles == 0 ? "dp" : e->mode == SK_MODE_SK ? "sk" : "sk_l2";
+    return e->plan.sk_tiles == 0 ? "dp" : e->mode == SK_MODE_SK ? "sk" : e->mode == CHOOSER_MODE_CAP ? "sk_cap" : "sk_l2";
 }
 
 #endif

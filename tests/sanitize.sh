@@ -113,7 +113,10 @@ args_of() {
             echo "--m 1024 --n 1024 --k 2048 --no-cache"
             # 33 (64x64) and 66 (128x256c) writers a tile: the owner's lanes wait on more than 32 flags
             echo "--m 100 --n 70 --k 8200 --mode sk --config 64x64 --no-cache"
-            echo "--m 100 --n 70 --k 8200 --mode sk --config 128x256c --no-cache" ;;
+            echo "--m 100 --n 70 --k 8200 --mode sk --config 128x256c --no-cache"
+            # the chooser's fourth plan where it picks it (one tile, its U' units) and at the multi-tile shape
+            echo "--m 64 --n 64 --k 16384 --no-cache"
+            echo "--m 4096 --n 4096 --k 128 --mode cap --config 64x128 --no-cache" ;;
         *) echo "--m 4096 --n 4096 --k 128"; echo "--m 1024 --n 1024 --k 2048" ;;
     esac
 }

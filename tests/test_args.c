@@ -144,6 +144,8 @@ static const args_limits gemm_debug_lim = {.workload = WORKLOAD_GEMM, .min_stage
                                            .default_stages = 4, .debug_build = 1, .has_group = 1, .plant_bugs = 0x7E};
 static const args_limits gemm_mode_lim = {.workload = WORKLOAD_GEMM, .min_stages = 2, .max_stages = 6,
                                           .default_stages = 4, .has_group = 1, .has_mode = 1};
+static const args_limits gemm_menu_lim = {.workload = WORKLOAD_GEMM, .min_stages = 2, .max_stages = 8,
+                                          .default_stages = 0, .has_group = 1, .has_mode = 1, .has_menu = 1};
 static const args_limits stream_mode_lim = {.workload = WORKLOAD_STREAM, .min_stages = 1, .max_stages = 8,
                                             .default_stages = 4, .has_mode = 1};
 
@@ -163,6 +165,9 @@ START_TEST(test_args_mode)
     ck_assert_int_eq(parse(&gemm_mode_lim, "--mode sk", &o, msg), ARGS_OK);
     ck_assert_int_eq(parse(&gemm_mode_lim, "", &o, msg), ARGS_OK);
     ck_assert_int_eq(o.mode, GEMM_MODE_AUTO);
+    /* cap (every tile streamed over the units step 10's model prefers): a step with a menu only */
+    ck_assert_int_eq(parse(&gemm_menu_lim, "--mode cap", &o, msg), ARGS_OK);
+    ck_assert_int_eq(o.mode, GEMM_MODE_CAP);
 }
 END_TEST
 
@@ -203,6 +208,8 @@ static const struct { const args_limits *lim; const char *line; const char *frag
     {&gemm_debug_lim, "--plant-bug 0", "--plant-bug", "between 1 and 6"},
     {&gemm_group_lim, "--mode sk", "--mode", "step 09"},
     {&gemm_mode_lim, "--mode streamk", "--mode", "dp, sk or auto"},
+    {&gemm_mode_lim, "--mode cap", "--mode", "dp, sk or auto"},        /* step 09: no chooser to pick the units */
+    {&gemm_menu_lim, "--mode streamk", "--mode", "dp, sk, cap or auto"},
     {&gemm_mode_lim, "--mode", "--mode", "missing value"},
     {&stream_mode_lim, "--mode dp", "--mode", "not a flag of this step"},
     {&gemm_group_lim, "--plant-bug 4", "--plant-bug", "debug build"},

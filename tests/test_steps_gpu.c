@@ -251,7 +251,7 @@ END_TEST
  * single k-tiles and every owner adds up to 3 partials); the persistent
  * cases in sk; shapes where auto streams.  _i = mode * 100 + case. */
 #define SK_BIN "step09_stream_k"
-static const char *const sk_modes[3] = {"auto", "dp", "sk"};
+static const char *const sk_modes[4] = {"auto", "dp", "sk", "cap"};   /* cap: step 10's (chooser.h) */
 static const char *const sk_auto_cases[] = {
     "--m 1024 --n 1024 --k 14336",          /* 32 cluster tiles: auto splits each in 2 (64 clusters) */
     "--m 1000 --n 1000 --k 8192",           /* the same with edge tiles */
@@ -415,7 +415,9 @@ END_TEST
 
 /* ---- step 10: the menu ----------------------------------------------------------
  * Every configuration with every plan on every edge shape and on the shapes
- * where stream-K splits tiles (step 09's cases), the persistent cases in sk:
+ * where stream-K splits tiles (step 09's cases), the persistent cases in sk;
+ * step 10's fourth plan too (--mode cap: every tile streamed over the units its
+ * model prefers, 1 to all, whether or not the chooser would offer it there):
  * _i = mode * 100 + case, one test case per configuration (CK_RUN_CASE=
  * autotune_64x64 ...: each stays under the device's 10-minute command).
  * 128x256c is the cooperative configuration (experiments/coop256/README.md). */
@@ -596,7 +598,7 @@ static int autotune_tests(Suite *s, int count_only)
         snprintf(name, sizeof name, "autotune_%s", at_configs[c]);
         TCase *tc = count_only ? NULL : tcase_create(strdup(name));
         if (tc) tcase_set_timeout(tc, 300);
-        for (int m = 0; m < 3; ++m) n += add_loop(tc, per_config[c], m * 100, m * 100 + cases);
+        for (int m = 0; m < 4; ++m) n += add_loop(tc, per_config[c], m * 100, m * 100 + cases);
         if (!strcmp(at_configs[c], "128x256c"))   /* the cooperative fixup's hang report */
             n += add_loop(tc, test_autotune_planted_flag, c, c + 1);
         if (tc) suite_add_tcase(s, tc);

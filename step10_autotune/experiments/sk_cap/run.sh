@@ -1,0 +1,97 @@
+#!/bin/sh
+# sk_cap/run.sh BUILD OUT [PART]: the chooser's fourth plan, sk_cap (session 18): every tile streamed
+# over the U' units the model finds fastest, a candidate where fewer cluster tiles than units and A
+# and B in half the L2 (chooser.h, chooser_cap_offered).  Session 17 measured such plans by hand
+# (fixup_writers' `cap` part: 64x64x16384 0.45 -> 0.81 at U' = 16); does the model pick them where
+# they win, and only there?
+#
+# Builds the tree's step 10 (BUILD/step10_autotune) and c677d4d's, the tree before sk_cap
+# (BUILD/before/step10_autotune; its kernels are the tree's byte for byte, its chooser has three
+# plans).  PART (default all):
+#   checks  --mode cap, every configuration, at odd shapes and at the shapes of cap_shapes.txt,
+#           checked against cuBLAS (bit for bit with --exact where K <= 256)
+#   sweeps  tune_sweep.sh over cap_shapes.txt (committed before the run, aedf275), the K-heavy,
+#           many-sharers and small unseen lists, then model_vs_sweep.py
+#   judge   the same over the feed and held-out lists
+#   picks   the model's picks before (c677d4d) and now, 2 rotated rounds, at every shape of those
+#           lists whose pick sk_cap moves (picks.c, with what this GPU reports)
+#   l2      where sk_cap is NOT offered (A and B over half the L2): forced --mode cap against the
+#           model's pick and --mode sk, 3 rotated rounds
+# PREBUILT=1 skips nvcc.  Exits 3 without a GPU.  Logs in OUT.
+set -u
+BUILD=${1:?usage: run.sh BUILD OUT [checks|sweeps|judge|picks|l2|all]}; OUT=${2:?usage: run.sh BUILD OUT [checks|sweeps|judge|picks|l2|all]}
+PART=${3:-all}
+HERE=$(dirname "$0")
+LISTS=$HERE/..
+mkdir -p "$OUT" "$BUILD"
+. "$HERE/../variant.sh"
+if [ "${PREBUILT:-0}" != 1 ]; then
+  make -s step10 BUILD="$BUILD" || exit 1
+  rm -rf "$BUILD/before_src" && mkdir -p "$BUILD/before_src" "$BUILD/before"
+  git archive c677d4d | tar -x -C "$BUILD/before_src" || exit 1
+  make -s -C "$BUILD/before_src" step10 BUILD=build > /dev/null || exit 1
+  cp "$BUILD/before_src/build/step10_autotune" "$BUILD/before/" && rm -rf "$BUILD/before_src"
+  nvcc -O2 -Icommon -Istep10_autotune "$HERE/picks.c" -o "$BUILD/cap_picks" || exit 1
+fi
+variant_need_gpu sk_cap "$BUILD/step10_autotune"
+nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.memory --format=csv > "$OUT/gpu.txt" 2>&1
+# what the chooser reads from this GPU: SMs, L2 bytes, DRAM GB/s as the harness computes it (picks.c's arguments)
+cat > "$BUILD/devinfo.cu" <<'CU'
+#include <cstdio>
+int main() { cudaDeviceProp p; cudaGetDeviceProperties(&p, 0); int khz = 0, bits = 0;
+  cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, 0); cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, 0);
+  printf("%d %d %.1f\n", p.multiProcessorCount, p.l2CacheSize, 2.0 * khz * 1e3 * (bits / 8.0) / 1e9); }
+CU
+nvcc -o "$BUILD/devinfo" "$BUILD/devinfo.cu" && "$BUILD/devinfo" > "$OUT/devinfo.txt"
+shapes_of() { grep -hv '^#' "$@" | awk 'NF >= 3 { printf "%sx%sx%s ", $1, $2, $3 }'; }
+if [ "$PART" = checks ] || [ "$PART" = all ]; then
+  : > "$OUT/checks.txt"
+  for sh in 77x200x136 130x66x8 513x4097x200 1000x1000x1000 1100x4096x4168 $(shapes_of "$LISTS/cap_shapes.txt"); do
+    m=${sh%%x*}; r=${sh#*x}; n=${r%%x*}; k=${r#*x}
+    exact=""; [ "$k" -le 256 ] && exact=--exact
+    for c in 64x64 64x128 128x128 128x192 128x256c; do
+      out=$(timeout 60 "$BUILD/step10_autotune" --m "$m" --n "$n" --k "$k" --no-cache --config $c --mode cap $exact 2>&1)
+      echo "check $sh $c/cap rc=$? $(echo "$out" | grep -o 'streamed ([^)]*)' | head -1) $(echo "$out" | grep -h 'check' | head -1 | sed 's/.*| check/check/')" >> "$OUT/checks.txt"
+    done
+  done
+  echo "checks ok: $(grep -c 'check ok' "$OUT/checks.txt") of $(grep -c '' "$OUT/checks.txt")"
+fi
+# sweep LIST...: tune_sweep.sh with the tree's binary over each list, and the binary's picks judged
+sweep() {
+  for l in "$@"; do
+    f=$LISTS/${l}_shapes.txt; [ "$l" = heldout ] && f=$LISTS/../heldout_shapes.txt
+    bash "$LISTS/tune_sweep.sh" "$f" "$OUT/tune_$l" "$BUILD/step10_autotune" > "$OUT/tune_${l}_summary.txt"
+    python3 "$LISTS/model_vs_sweep.py" "$OUT/tune_$l" > "$OUT/model_vs_sweep_$l.txt"
+    echo "$l: $(tail -n 1 "$OUT/model_vs_sweep_$l.txt")"
+  done
+}
+case $PART in sweeps|all) sweep cap kheavy_few_tiles many_sharers small_unseen ;; esac
+case $PART in judge|all) sweep feed heldout ;; esac
+# the model's picks before sk_cap (c677d4d) and now, where they differ on this GPU
+if [ "$PART" = picks ] || [ "$PART" = all ]; then
+  shapes_of "$LISTS/cap_shapes.txt" "$LISTS/kheavy_few_tiles_shapes.txt" "$LISTS/many_sharers_shapes.txt" \
+            "$LISTS/small_unseen_shapes.txt" "$LISTS/feed_shapes.txt" | tr ' ' '\n' | tr 'x' ' ' |
+    "$BUILD/cap_picks" $(cat "$OUT/devinfo.txt") > "$OUT/picks_model.txt"
+  moved=$(awk '/moved$/ { printf "%sx%sx%s ", $1, $2, $3 }' "$OUT/picks_model.txt")
+  : > "$OUT/picks.txt"
+  variant_rotated_rounds "$OUT/picks.txt" 2 "$BUILD" "$moved" "before/step10_autotune --no-cache" "step10_autotune --no-cache"
+  awk '/^r[0-9]/ { for (i = 4; i <= NF; i++) if ($i == "ratio") v = $(i + 1); k = $2 " | " $3; r[k] = r[k] " " v }
+       END { for (k in r) print k ":" r[k] }' "$OUT/picks.txt" | sort > "$OUT/picks_summary.txt"
+  cat "$OUT/picks_summary.txt"
+fi
+# where sk_cap is not offered: A and B over half the L2 (1024x1024x14336: 58.7 MB; 512x256x32768: 50 MB)
+if [ "$PART" = l2 ] || [ "$PART" = all ]; then
+  : > "$OUT/l2.txt"
+  variant_rotated_rounds "$OUT/l2.txt" 3 "$BUILD" "1024x1024x14336" "step10_autotune --no-cache" \
+    "step10_autotune --no-cache --config 128x128 --mode cap" "step10_autotune --no-cache --config 128x128 --mode sk"
+  variant_rotated_rounds "$OUT/l2.txt" 3 "$BUILD" "512x256x32768" "step10_autotune --no-cache" \
+    "step10_autotune --no-cache --config 64x128 --mode cap" "step10_autotune --no-cache --config 64x64 --mode cap"
+  for sh in 1024x1024x14336 512x256x32768; do   # the plans those runs ran
+    m=${sh%%x*}; r=${sh#*x}; n=${r%%x*}; k=${r#*x}
+    for f in "" "--config 128x128 --mode cap" "--config 64x128 --mode cap" "--config 64x64 --mode cap"; do
+      # shellcheck disable=SC2086
+      echo "plan $sh ${f:-model}: $("$BUILD/step10_autotune" --m $m --n $n --k $k --no-cache --no-check $f 2>&1 | grep -o 'stream-K plan.*\|configuration: .*' | tr '\n' ' ')" >> "$OUT/l2.txt"
+    done
+  done
+  variant_rounds_summary "$OUT/l2.txt" "$OUT/l2_summary.txt"
+fi
