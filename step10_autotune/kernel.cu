@@ -862,9 +862,9 @@ static void stream_k_plan_print(const step_plan *p)
            s->tiles - s->sk_tiles, p->workspace);
 }
 
-/* T cluster tiles of KT k-tiles on U co-resident clusters: the chooser's plan e->plan,
- * the one --explain printed.  Whole tiles keep step 08's grid (min(T, U)) and walk; a
- * plan that streams may use more clusters: the walk table is built for the plan's grid, once. */
+/* T cluster tiles of KT k-tiles on U co-resident clusters, --mode.  Whole
+ * tiles keep step 08's grid (min(T, U)) and walk; a plan that streams may
+ * use more clusters: the walk table is built for the plan's grid, once. */
 static step_plan *config_prepare(const gemm_operands *op, const menu_config *m, const chooser_estimate *e)
 {
     const int TILE_WGS = m->c.tile_wgs, WG_M_BLOCKS = m->c.bm / 64 / TILE_WGS, BN = m->c.bn;   /* for BM, ... */
@@ -879,15 +879,13 @@ static step_plan *config_prepare(const gemm_operands *op, const menu_config *m, 
     P->stages = op->stages;
     P->sched = cluster_sched_make(op->m, op->n, BM, BN, CLUSTER_SIZE, !SHARE_B, op->group,
                                   op->num_sms / CLUSTER_SIZE);
-    static_assert((int)GEMM_MODE_DP == (int)SK_MODE_DP && (int)GEMM_MODE_SK == (int)SK_MODE_SK &&
-                  (int)GEMM_MODE_CAP == (int)CHOOSER_MODE_CAP, "--mode values are the scheduler's");
+    static_assert((int)GEMM_MODE_DP == (int)SK_MODE_DP && (int)GEMM_MODE_SK == (int)SK_MODE_SK,
+                  "--mode values are the scheduler's");
+    static_assert((int)GEMM_MODE_CAP == (int)CHOOSER_MODE_CAP, "--mode cap is the chooser's");
     const int units = gemm_persistent_grid(m->launch, op, 1 << 28) / CLUSTER_SIZE;
-    P->sk.plan = e->plan;
-    if (e->plan.tiles != P->sched.sched.num_tiles || e->plan.kt != P->k_tiles || e->plan.units > units) {
-        fprintf(stderr, "step%s: the chooser's plan (%d tiles, %d k-tiles, %d units) is not the launch's (%d, %d, %d)\n",
-                STEP_ID, e->plan.tiles, e->plan.kt, e->plan.units, P->sched.sched.num_tiles, P->k_tiles, units);
-        exit(EXIT_WRONG);
-    }
+    P->sk.plan = e->plan;   /* the chooser's, the one --explain printed: it must be this launch's */
+    if (e->plan.tiles != P->sched.sched.num_tiles || e->plan.kt != P->k_tiles || e->plan.units > units)
+        fprintf(stderr, "step%s: the chooser's plan does not fit the launch\n", STEP_ID), exit(EXIT_WRONG);
     p->grid = P->sk.plan.units * CLUSTER_SIZE;
     cluster_walk_params(m->launch, op, p->grid, P->walk_start, (int)(sizeof P->walk_start / sizeof P->walk_start[0]));
     p->workspace = P->sk.plan.sk_tiles ? p->grid * TILE_WGS * (PARTIAL_BYTES + sizeof(uint32_t)) : 0;
@@ -896,7 +894,8 @@ static step_plan *config_prepare(const gemm_operands *op, const menu_config *m, 
     op->report->cluster = CLUSTER_SIZE;
     op->report->config = m->c.name;
     op->report->stages = op->stages;
-    op->report->mode = chooser_plan_name(e);   /* the CSV's mode column: what runs, auto's choice resolved */
+    /* The CSV's mode column: what runs, auto's choice resolved. */
+    op->report->mode = chooser_plan_name(e);
     stream_k_plan_print(p);
     return p;
 }

@@ -3,15 +3,17 @@
 # over the U' units the model finds fastest, a candidate where fewer cluster tiles than units and A
 # and B in half the L2 (chooser.h, chooser_cap_offered).  Session 17 measured such plans by hand
 # (fixup_writers' `cap` part: 64x64x16384 0.45 -> 0.81 at U' = 16); does the model pick them where
-# they win, and only there?
+# they win, and only there?  (The first sweep of cap_shapes.txt ran a binary that offered sk_cap to
+# every configuration, logs/first_offer/; 64x128/sk_cap ran over the model, so it went to 64x64 alone.)
 #
 # Builds the tree's step 10 (BUILD/step10_autotune) and c677d4d's, the tree before sk_cap
 # (BUILD/before/step10_autotune; its kernels are the tree's byte for byte, its chooser has three
 # plans).  PART (default all):
 #   checks  --mode cap, every configuration, at odd shapes and at the shapes of cap_shapes.txt,
 #           checked against cuBLAS (bit for bit with --exact where K <= 256)
-#   sweeps  tune_sweep.sh over cap_shapes.txt (committed before the run, aedf275), the K-heavy,
-#           many-sharers and small unseen lists, then model_vs_sweep.py
+#   sweeps  tune_sweep.sh over cap_alone_shapes.txt (committed before its rule's binary ran, c55782b),
+#           cap_shapes.txt (committed before sk_cap first ran, aedf275), the K-heavy, many-sharers and
+#           small unseen lists, then model_vs_sweep.py
 #   judge   the same over the feed and held-out lists
 #   picks   the model's picks before (c677d4d) and now, 2 rotated rounds, at every shape of those
 #           lists whose pick sk_cap moves (picks.c, with what this GPU reports)
@@ -65,14 +67,14 @@ sweep() {
     echo "$l: $(tail -n 1 "$OUT/model_vs_sweep_$l.txt")"
   done
 }
-case $PART in sweeps|all) sweep cap kheavy_few_tiles many_sharers small_unseen ;; esac
+case $PART in sweeps|all) sweep cap_alone cap kheavy_few_tiles many_sharers small_unseen ;; esac
 case $PART in judge|all) sweep feed heldout ;; esac
 # the model's picks before sk_cap (c677d4d) and now, where they differ on this GPU
 if [ "$PART" = picks ] || [ "$PART" = all ]; then
-  shapes_of "$LISTS/cap_shapes.txt" "$LISTS/kheavy_few_tiles_shapes.txt" "$LISTS/many_sharers_shapes.txt" \
+  shapes_of "$LISTS/cap_alone_shapes.txt" "$LISTS/cap_shapes.txt" "$LISTS/kheavy_few_tiles_shapes.txt" "$LISTS/many_sharers_shapes.txt" \
             "$LISTS/small_unseen_shapes.txt" "$LISTS/feed_shapes.txt" | tr ' ' '\n' | tr 'x' ' ' |
     "$BUILD/cap_picks" $(cat "$OUT/devinfo.txt") > "$OUT/picks_model.txt"
-  moved=$(awk '/moved$/ { printf "%sx%sx%s ", $1, $2, $3 }' "$OUT/picks_model.txt")
+  moved=$(awk '/<- moved$/ { printf "%sx%sx%s ", $1, $2, $3 }' "$OUT/picks_model.txt")   # not the count line
   : > "$OUT/picks.txt"
   variant_rotated_rounds "$OUT/picks.txt" 2 "$BUILD" "$moved" "before/step10_autotune --no-cache" "step10_autotune --no-cache"
   awk '/^r[0-9]/ { for (i = 4; i <= NF; i++) if ($i == "ratio") v = $(i + 1); k = $2 " | " $3; r[k] = r[k] " " v }
