@@ -8,7 +8,10 @@
 #   all_landed    all, and one SM's feed counting what lands in its shared memory (bm + bn box rows:
 #                 the partner's multicast half too) instead of the boxes it issues
 #   alone_landed  the tree's offer with that feed
-#   none, none_landed   sk_cap never offered (the logs taken before it existed), both feeds
+#   all_landed_aligned   all_landed, the feed without the misaligned-K factor (CHOOSER_MISALIGNED)
+#   all_pp_landed        all, the landed feed for the pingpong tiles only (the cooperative pair's as
+#                        the tree's: with it the misaligned factor makes the feed bind 128x256c)
+#   none, none_landed, none_landed_aligned   sk_cap never offered (the logs taken before it existed)
 # on session 18's first sweep (logs/first_offer/, H200), session 17's (fixup_writers, H200) and
 # session 15's held-out and fit sweeps (logs/menu5c1/, H100).  Writes OUT.
 set -u
@@ -16,11 +19,13 @@ OUT=${1:?usage: judge_variants.sh OUT}
 HERE=$(dirname "$0")
 T=$(mktemp -d)
 H200="132 62914560 4814.3"; H100="132 52428800 3352.0"
-for v in tree all all_landed alone_landed none none_landed; do
+for v in tree all all_landed alone_landed all_landed_aligned all_pp_landed none none_landed none_landed_aligned none_pp_landed; do
   mkdir -p "$T/$v" && cp step10_autotune/chooser.h "$T/$v/"
   case $v in all*) sed -i 's/return c->cluster == 1 \&\& e->cluster_tiles/return e->cluster_tiles/' "$T/$v/chooser.h" ;;
              none*) sed -i 's/return c->cluster == 1 \&\& e->cluster_tiles/return 0 \&\& e->cluster_tiles/' "$T/$v/chooser.h" ;; esac
-  case $v in *landed) sed -i 's/const double feed_kt_us = chooser_box_rows(c) \* 128.0/const double feed_kt_us = (c->bm + c->bn) * 128.0/' "$T/$v/chooser.h" ;; esac
+  case $v in *pp_landed) sed -i 's/const double feed_kt_us = chooser_box_rows(c) \* 128.0/const double feed_kt_us = (c->tile_wgs == 1 ? c->bm + c->bn : chooser_box_rows(c)) * 128.0/' "$T/$v/chooser.h" ;;
+             *landed*) sed -i 's/const double feed_kt_us = chooser_box_rows(c) \* 128.0/const double feed_kt_us = (c->bm + c->bn) * 128.0/' "$T/$v/chooser.h" ;; esac
+  case $v in *aligned) python3 -c 'import sys; p = sys.argv[1]; s = open(p).read(); o = "/ (CHOOSER_SM_GBS * 1e3) *\n                              (K % CHOOSER_BK ? CHOOSER_MISALIGNED : 1.0);"; assert o in s; open(p, "w").write(s.replace(o, "/ (CHOOSER_SM_GBS * 1e3);"))' "$T/$v/chooser.h" || exit 1 ;; esac
   [ "$v" = tree ] || ! cmp -s step10_autotune/chooser.h "$T/$v/chooser.h" || { echo "variant $v: chooser.h changed, the edit no longer applies"; exit 1; }
   nvcc -O2 -Icommon -I"$T/$v" "$HERE/../fixup_writers/fit_more.c" -o "$T/fm_$v" || exit 1
 done
@@ -29,11 +34,11 @@ judge() {   # VARIANT DEVICE DIR
 }
 {
   echo "# session 18's first sweep (sk_cap offered to every configuration), H200"
-  for v in tree all all_landed alone_landed; do
+  for v in tree all all_landed alone_landed all_landed_aligned all_pp_landed; do
     for l in cap kheavy_few_tiles many_sharers small_unseen; do judge $v "$H200" "$HERE/logs/first_offer/tune_$l"; done
   done
   echo "# the logs taken before sk_cap (judged without it): session 17's sweeps (H200), session 15's (H100)"
-  for v in none none_landed; do
+  for v in none none_landed none_landed_aligned none_pp_landed; do
     for l in feed heldout small_unseen kheavy_few_tiles many_sharers; do judge $v "$H200" "$HERE/../fixup_writers/logs/final/tune_$l"; done
     for l in tune_fit tune_heldout; do judge $v "$H100" "$HERE/../logs/menu5c1/$l"; done
   done

@@ -19,9 +19,12 @@
 #           lists whose pick sk_cap moves (picks.c, with what this GPU reports)
 #   l2      where sk_cap is NOT offered (A and B over half the L2): forced --mode cap against the
 #           model's pick and --mode sk, 3 rotated rounds
+#   pairs   64x64/cap against 64x128/cap where the pair's second CTA has no tile (N <= 128) and at
+#           the transposed shapes, 2 rounds; timelines of both at 512x64x24576 and 64x512x24576
+#           (trace_phases.py sums them)
 # PREBUILT=1 skips nvcc.  Exits 3 without a GPU.  Logs in OUT.
 set -u
-BUILD=${1:?usage: run.sh BUILD OUT [checks|sweeps|judge|picks|l2|all]}; OUT=${2:?usage: run.sh BUILD OUT [checks|sweeps|judge|picks|l2|all]}
+BUILD=${1:?usage: run.sh BUILD OUT [checks|sweeps|judge|picks|l2|pairs|all]}; OUT=${2:?usage: run.sh BUILD OUT [checks|sweeps|judge|picks|l2|pairs|all]}
 PART=${3:-all}
 HERE=$(dirname "$0")
 LISTS=$HERE/..
@@ -96,4 +99,25 @@ if [ "$PART" = l2 ] || [ "$PART" = all ]; then
     done
   done
   variant_rounds_summary "$OUT/l2.txt" "$OUT/l2_summary.txt"
+fi
+# 64x128's pair where its second CTA has no tile: is that where the model misses it?
+if [ "$PART" = pairs ] || [ "$PART" = all ]; then
+  : > "$OUT/oob.txt"
+  for r in 1 2; do
+    for sh in 512x64x16384 64x512x16384 512x64x24576 1024x128x8192 128x1024x8192; do
+      m=${sh%%x*}; rest=${sh#*x}; n=${rest%%x*}; k=${rest#*x}
+      for c in 64x64 64x128; do
+        echo "r$r $sh $c/cap: $("$BUILD/step10_autotune" --m "$m" --n "$n" --k "$k" --config $c --mode cap --no-cache --no-check 2>&1 | grep -o 'on [0-9]* clusters: [0-9]* streamed ([^)]*)\|ratio [0-9.]*' | tr '\n' ' ')" >> "$OUT/oob.txt"
+      done
+    done
+  done
+  for sh in 512x64x24576 64x512x24576; do
+    m=${sh%%x*}; rest=${sh#*x}; n=${rest%%x*}; k=${rest#*x}
+    for c in 64x64 64x128; do
+      "$BUILD/step10_autotune" --m "$m" --n "$n" --k "$k" --config $c --mode cap --no-cache --no-check \
+        --trace "$OUT/trace_${sh}_$c.csv" > "$OUT/trace_${sh}_$c.log" 2>&1
+    done
+  done
+  python3 "$HERE/trace_phases.py" "$OUT"/trace_*.csv > "$OUT/trace_phases.txt"
+  cat "$OUT/oob.txt"
 fi
