@@ -22,9 +22,12 @@
 #   pairs   64x64/cap against 64x128/cap where the pair's second CTA has no tile (N <= 128) and at
 #           the transposed shapes, 2 rounds; timelines of both at 512x64x24576 and 64x512x24576
 #           (trace_phases.py sums them)
+#   rule    tune_sweep.sh over feed_rule_shapes.txt with BUILD/pp/step10_autotune: the tree's kernel.cu
+#           with chooser.h's pp_landed rule (sk_cap offered to every configuration; a pingpong
+#           tile's feed counts the bytes that land in its SM); judge_variants.sh judges both rules
 # PREBUILT=1 skips nvcc.  Exits 3 without a GPU.  Logs in OUT.
 set -u
-BUILD=${1:?usage: run.sh BUILD OUT [checks|sweeps|judge|picks|l2|pairs|all]}; OUT=${2:?usage: run.sh BUILD OUT [checks|sweeps|judge|picks|l2|pairs|all]}
+BUILD=${1:?usage: run.sh BUILD OUT [checks|sweeps|judge|picks|l2|pairs|rule|all]}; OUT=${2:?usage: run.sh BUILD OUT [checks|sweeps|judge|picks|l2|pairs|rule|all]}
 PART=${3:-all}
 HERE=$(dirname "$0")
 LISTS=$HERE/..
@@ -37,6 +40,13 @@ if [ "${PREBUILT:-0}" != 1 ]; then
   make -s -C "$BUILD/before_src" step10 BUILD=build > /dev/null || exit 1
   cp "$BUILD/before_src/build/step10_autotune" "$BUILD/before/" && rm -rf "$BUILD/before_src"
   nvcc -O2 -Icommon -Istep10_autotune "$HERE/picks.c" -o "$BUILD/cap_picks" || exit 1
+  # pp_landed: kernel.cu beside a chooser.h with the other rule (a quoted include looks there first)
+  mkdir -p "$BUILD/pp" && cp step10_autotune/kernel.cu "$BUILD/pp/" && cp step10_autotune/chooser.h "$BUILD/pp/"
+  sed -i -e 's/return c->cluster == 1 \&\& e->cluster_tiles/return e->cluster_tiles/' \
+         -e 's/const double feed_kt_us = chooser_box_rows(c) \* 128.0/const double feed_kt_us = (c->tile_wgs == 1 ? c->bm + c->bn : chooser_box_rows(c)) * 128.0/' \
+      "$BUILD/pp/chooser.h"
+  [ "$(diff step10_autotune/chooser.h "$BUILD/pp/chooser.h" | grep -c '^>')" = 2 ] || { echo "sk_cap: chooser.h changed, the pp_landed edit no longer applies"; exit 1; }
+  variant_build pp_landed "$BUILD/pp/kernel.cu" "$BUILD/pp/step10_autotune"
 fi
 variant_need_gpu sk_cap "$BUILD/step10_autotune"
 nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.memory --format=csv > "$OUT/gpu.txt" 2>&1
@@ -120,4 +130,10 @@ if [ "$PART" = pairs ] || [ "$PART" = all ]; then
   done
   python3 "$HERE/trace_phases.py" "$OUT"/trace_*.csv > "$OUT/trace_phases.txt"
   cat "$OUT/oob.txt"
+fi
+# the two rules where they disagree: the pp_landed binary measures every candidate either would pick
+if [ "$PART" = rule ] || [ "$PART" = all ]; then
+  bash "$LISTS/tune_sweep.sh" "$LISTS/feed_rule_shapes.txt" "$OUT/tune_feed_rule" "$BUILD/pp/step10_autotune" > "$OUT/tune_feed_rule_summary.txt"
+  python3 "$LISTS/model_vs_sweep.py" "$OUT/tune_feed_rule" > "$OUT/model_vs_sweep_feed_rule.txt"
+  echo "feed_rule (pp_landed's picks): $(tail -n 1 "$OUT/model_vs_sweep_feed_rule.txt")"
 fi
