@@ -49,6 +49,20 @@ variant_need_gpu() {
     nvidia-smi > /dev/null 2>&1 || { echo "$1: built $2; no GPU here"; exit 3; }
 }
 
+# variant_gpu_info BUILD OUT: the GPU's name and clocks (OUT/gpu.txt), and what step 10's chooser reads
+# from it (OUT/devinfo.txt: SMs, L2 bytes, DRAM GB/s as the harness computes them): the arguments of
+# the experiments' CPU tools (fixup_writers/fit_more.c, sk_cap/picks.c).
+variant_gpu_info() {
+    nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.memory --format=csv > "$2/gpu.txt" 2>&1
+    cat > "$1/devinfo.cu" <<'CU'
+#include <cstdio>
+int main() { cudaDeviceProp p; cudaGetDeviceProperties(&p, 0); int khz = 0, bits = 0;
+  cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, 0); cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, 0);
+  printf("%d %d %.1f\n", p.multiProcessorCount, p.l2CacheSize, 2.0 * khz * 1e3 * (bits / 8.0) / 1e9); }
+CU
+    nvcc -o "$1/devinfo" "$1/devinfo.cu" && "$1/devinfo" > "$2/devinfo.txt"
+}
+
 # variant_checks BIN LOG CONFIG...: every CONFIG with both plans at odd shapes (edges in M,
 # N and K; a K of one k-tile; a padding tile past M for pairs along M), checked against
 # cuBLAS, bit for bit (--exact) where K <= 256; one line per run appended to LOG.

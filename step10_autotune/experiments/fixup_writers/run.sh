@@ -86,16 +86,7 @@ PY
   variant_build before "$BUILD/serial/kernel.cu" "$BUILD/before/step10_autotune" -DSK_FIXUP_MORE_KT=10
 fi
 variant_need_gpu fixup_writers "$BUILD/serial/step10_autotune"
-nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.memory --format=csv > "$OUT/gpu.txt" 2>&1
-# what the chooser reads from this GPU (chooser_device: SMs, L2 bytes, DRAM GB/s as the harness
-# computes it), for fit_more.c's arguments
-cat > "$BUILD/devinfo.cu" <<'CU'
-#include <cstdio>
-int main() { cudaDeviceProp p; cudaGetDeviceProperties(&p, 0); int khz = 0, bits = 0;
-  cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, 0); cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, 0);
-  printf("%d %d %.1f\n", p.multiProcessorCount, p.l2CacheSize, 2.0 * khz * 1e3 * (bits / 8.0) / 1e9); }
-CU
-nvcc -o "$BUILD/devinfo" "$BUILD/devinfo.cu" && "$BUILD/devinfo" > "$OUT/devinfo.txt"
+variant_gpu_info "$BUILD" "$OUT"   # gpu.txt; devinfo.txt: fit_more.c's arguments
 if [ "$PART" = ab ] || [ "$PART" = all ]; then
   : > "$OUT/checks.txt"
   variant_checks "$BUILD/step10_autotune" "$OUT/checks.txt" 64x64 64x128 128x128 128x192 128x256c

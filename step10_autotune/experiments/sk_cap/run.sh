@@ -49,15 +49,7 @@ if [ "${PREBUILT:-0}" != 1 ]; then
   variant_build pp_landed "$BUILD/pp/kernel.cu" "$BUILD/pp/step10_autotune"
 fi
 variant_need_gpu sk_cap "$BUILD/step10_autotune"
-nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.memory --format=csv > "$OUT/gpu.txt" 2>&1
-# what the chooser reads from this GPU: SMs, L2 bytes, DRAM GB/s as the harness computes it (picks.c's arguments)
-cat > "$BUILD/devinfo.cu" <<'CU'
-#include <cstdio>
-int main() { cudaDeviceProp p; cudaGetDeviceProperties(&p, 0); int khz = 0, bits = 0;
-  cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, 0); cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, 0);
-  printf("%d %d %.1f\n", p.multiProcessorCount, p.l2CacheSize, 2.0 * khz * 1e3 * (bits / 8.0) / 1e9); }
-CU
-nvcc -o "$BUILD/devinfo" "$BUILD/devinfo.cu" && "$BUILD/devinfo" > "$OUT/devinfo.txt"
+variant_gpu_info "$BUILD" "$OUT"   # gpu.txt; devinfo.txt: picks.c's arguments
 shapes_of() { grep -hv '^#' "$@" | awk 'NF >= 3 { printf "%sx%sx%s ", $1, $2, $3 }'; }
 if [ "$PART" = checks ] || [ "$PART" = all ]; then
   : > "$OUT/checks.txt"
