@@ -25,9 +25,12 @@
 #   rule    tune_sweep.sh over feed_rule_shapes.txt with BUILD/pp/step10_autotune: the tree's kernel.cu
 #           with chooser.h's pp_landed rule (sk_cap offered to every configuration; a pingpong
 #           tile's feed counts the bytes that land in its SM); judge_variants.sh judges both rules
+#   alone   is it the pair?  64x128/cap in pairs, the same tile alone (BUILD/alone: clusters of one,
+#           variant_no_cluster) and 64x64/cap, 2 rotated rounds at K-heavy shapes whose pairs both
+#           hold a tile; checks of the alone build at odd shapes
 # PREBUILT=1 skips nvcc.  Exits 3 without a GPU.  Logs in OUT.
 set -u
-BUILD=${1:?usage: run.sh BUILD OUT [checks|sweeps|judge|picks|l2|pairs|rule|all]}; OUT=${2:?usage: run.sh BUILD OUT [checks|sweeps|judge|picks|l2|pairs|rule|all]}
+BUILD=${1:?usage: run.sh BUILD OUT [checks|sweeps|judge|picks|l2|pairs|rule|alone|all]}; OUT=${2:?usage: run.sh BUILD OUT [checks|sweeps|judge|picks|l2|pairs|rule|alone|all]}
 PART=${3:-all}
 HERE=$(dirname "$0")
 LISTS=$HERE/..
@@ -47,6 +50,8 @@ if [ "${PREBUILT:-0}" != 1 ]; then
       "$BUILD/pp/chooser.h"
   [ "$(diff step10_autotune/chooser.h "$BUILD/pp/chooser.h" | grep -c '^>')" = 2 ] || { echo "sk_cap: chooser.h changed, the pp_landed edit no longer applies"; exit 1; }
   variant_build pp_landed "$BUILD/pp/kernel.cu" "$BUILD/pp/step10_autotune"
+  mkdir -p "$BUILD/alone" && variant_no_cluster sk_cap step10_autotune/kernel.cu "$BUILD/alone/kernel.cu"
+  variant_build alone "$BUILD/alone/kernel.cu" "$BUILD/alone/step10_autotune"
 fi
 variant_need_gpu sk_cap "$BUILD/step10_autotune"
 variant_gpu_info "$BUILD" "$OUT"   # gpu.txt; devinfo.txt: picks.c's arguments
@@ -128,4 +133,25 @@ if [ "$PART" = rule ] || [ "$PART" = all ]; then
   bash "$LISTS/tune_sweep.sh" "$LISTS/feed_rule_shapes.txt" "$OUT/tune_feed_rule" "$BUILD/pp/step10_autotune" > "$OUT/tune_feed_rule_summary.txt"
   python3 "$LISTS/model_vs_sweep.py" "$OUT/tune_feed_rule" > "$OUT/model_vs_sweep_feed_rule.txt"
   echo "feed_rule (pp_landed's picks): $(tail -n 1 "$OUT/model_vs_sweep_feed_rule.txt")"
+fi
+# the pair or the tile?  64x128 streamed in pairs, alone, and 64x64 alone, where both CTAs of a pair hold a tile
+if [ "$PART" = alone ] || [ "$PART" = all ]; then
+  : > "$OUT/alone_checks.txt"
+  variant_checks "$BUILD/alone/step10_autotune" "$OUT/alone_checks.txt" 64x128
+  for sh in 128x1024x8192 64x512x16384 1024x64x16384; do
+    m=${sh%%x*}; rest=${sh#*x}; n=${rest%%x*}; k=${rest#*x}
+    echo "check $sh 64x128/cap alone: $("$BUILD/alone/step10_autotune" --m "$m" --n "$n" --k "$k" --config 64x128 --mode cap --no-cache 2>&1 | grep -o 'check [a-zA-Z]*' | head -1)" >> "$OUT/alone_checks.txt"
+  done
+  echo "alone checks ok: $(grep -c 'check ok' "$OUT/alone_checks.txt") of $(grep -c '' "$OUT/alone_checks.txt")"
+  : > "$OUT/alone.txt"
+  variant_rotated_rounds "$OUT/alone.txt" 2 "$BUILD" "128x1024x8192 64x512x16384 256x512x6144 512x512x8192 256x1024x8192 128x2048x4096" \
+    "step10_autotune --no-cache --config 64x128 --mode cap" "alone/step10_autotune --no-cache --config 64x128 --mode cap" \
+    "step10_autotune --no-cache --config 64x64 --mode cap"
+  variant_rounds_summary "$OUT/alone.txt" "$OUT/alone_summary.txt"
+  for sh in 128x1024x8192 512x512x8192; do   # the plans those ran
+    m=${sh%%x*}; rest=${sh#*x}; n=${rest%%x*}; k=${rest#*x}
+    for b in step10_autotune alone/step10_autotune; do
+      echo "plan $sh $b 64x128/cap: $("$BUILD/$b" --m "$m" --n "$n" --k "$k" --config 64x128 --mode cap --no-cache --no-check 2>&1 | grep -o 'stream-K plan.*')" >> "$OUT/alone.txt"
+    done
+  done
 fi
