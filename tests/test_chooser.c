@@ -46,8 +46,8 @@ START_TEST(test_chooser_candidates)
         const sk_plan p = sk_plan_split(e[0].plan.tiles, e[0].plan.kt, 66, e[0].plan.tiles, u);
         ck_assert(chooser_estimate_with(1024, 1024, 14336, menu, 2, &h100, CHOOSER_MODE_CAP, &p).t_us >= e[0].t_us);
     }
-    /* offered where every tile streams anyway (fewer tiles than units), A and B fit in half the L2, and a CTA
-     * runs alone (64x64: in pairs the model was wrong about it, NOTES.md "Session 18") */
+    /* offered where every tile streams anyway (fewer tiles than units), A and B fit in half the L2, and for the
+     * tile that runs alone, 64x64 (64x128's streamed k loop ran over the model, NOTES.md "Session 18") */
     int cap = 0;
     const int k = chooser_candidates(128, 1024, 8192, menu, MENU_N, -1, SK_MODE_AUTO, &h100, e);
     for (int i = 0; i < k; ++i)
