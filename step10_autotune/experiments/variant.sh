@@ -143,17 +143,9 @@ variant_rounds_summary() {
 }
 
 # VARIANT_OWNER_LOOP: the stream-K owner's loop in step 10's fixup_add_partials since session 17 (its
-# writers in batches of 32), the text the fixup experiments (fixup_batch, fixup_writers) replace.
-VARIANT_OWNER_LOOP='    for (int v0 = unit + 1; v0 <= last; v0 += 32) {
-        const int w = v0 + warpgroup_thread();   /* lane t: writer v0 + t */
-        if (warpgroup_thread() < 32 && w <= last)
-            flag_wait_acquire_gpu(&sk->flags[sk_part_slot(w, (int)cc->rank, CLUSTER_SIZE, cc->part, TILE_WGS)],
-                                  sk->epoch, tile, w);
-        named_bar_sync(BAR_STORE + cc->c, WG_THREADS, "fixup wait");
-        for (int v = v0; v <= last && v < v0 + 32; ++v) {
-            const int slot = sk_part_slot(v, (int)cc->rank, CLUSTER_SIZE, cc->part, TILE_WGS);
-            partial_add_all(&acc[0][0], sk->partials + (size_t)slot * PARTIAL_F4 * WG_THREADS,
-                            WG_M_BLOCKS * ACC_REGS, WG_THREADS, warpgroup_thread());
-        }
-    }
-'
+# writers in batches of 32), the text the fixup experiments (fixup_batch, fixup_writers) replace: read
+# from kernel.cu itself (its first line to the loop's closing brace, the newline after it kept), so the
+# patches' anchor cannot drift from the tree; empty, and the patches refuse, if that loop is gone.
+VARIANT_OWNER_LOOP="$(awk '/^    for \(int v0 = unit \+ 1; v0 <= last; v0 \+= 32\) \{$/ { on = 1 }
+                           on { print } on && /^    \}$/ { exit }' step10_autotune/kernel.cu)
+"
