@@ -63,11 +63,22 @@ static int read_log(const char *f, shape *s)
     return s->nc > 0;
 }
 
-/* best measured / the model's pick, measured; the pick's name in pick */
+/* best measured / the model's pick, measured; the pick's name in pick.  The model picks among the
+ * candidates the sweep measured (all of them when none was: --picks): a log older than a plan (sk_cap,
+ * session 18) is judged as the binary that wrote it chose. */
 static double judge(const shape *s, const chooser_device *d, char *pick)
 {
     chooser_estimate e[CHOOSER_MAX_CANDIDATES];
-    const int n = chooser_candidates(s->m, s->n, s->k, menu, 5, -1, SK_MODE_AUTO, d, e), p = chooser_pick(e, n);
+    int n = chooser_candidates(s->m, s->n, s->k, menu, 5, -1, SK_MODE_AUTO, d, e), kept = 0;
+    for (int i = 0; i < n; ++i) {
+        char name[32];
+        int measured = s->nc == 0;
+        snprintf(name, sizeof name, "%s/%s", menu[e[i].config].name, chooser_plan_name(&e[i]));
+        for (int j = 0; j < s->nc; ++j) measured |= strcmp(s->c[j].name, name) == 0;
+        if (measured) e[kept++] = e[i];
+    }
+    if (!(n = kept)) return snprintf(pick, 32, "none measured"), 0;
+    const int p = chooser_pick(e, n);
     snprintf(pick, 32, "%s/%s", menu[e[p].config].name, chooser_plan_name(&e[p]));
     double best = 1e30, at = -1;
     for (int i = 0; i < s->nc; ++i) {

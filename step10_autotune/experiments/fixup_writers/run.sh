@@ -72,11 +72,11 @@ edit(os.environ["OLD"], os.environ["NEW"])
 PY
   done
   # cap: --mode sk on SK_UNITS units (the environment's) where every tile streams: the writers a tile capped
-  OLD='    P->sk.plan = sk_plan_make(P->sched.sched.num_tiles, P->k_tiles, units, op->mode);
+  # (session 17; since session 18 the tree's --mode cap makes such a plan with the U' its model picks)
+  OLD='    P->sk.plan = e->plan;   /* the chooser'"'"'s, the one --explain printed: it must be this launch'"'"'s */
 ' NEW='    const char *cap = getenv("SK_UNITS");   /* the experiment: every tile streamed over SK_UNITS units */
     const int T = P->sched.sched.num_tiles, Up = cap && atoi(cap) > 0 && atoi(cap) < units ? atoi(cap) : units;
-    P->sk.plan = cap && op->mode == GEMM_MODE_SK && T < units ? sk_plan_split(T, P->k_tiles, units, T, Up)
-                                                             : sk_plan_make(T, P->k_tiles, units, op->mode);
+    P->sk.plan = cap && e->mode == SK_MODE_SK && T < units ? sk_plan_split(T, P->k_tiles, units, T, Up) : e->plan;
 ' variant_patch_py "$BUILD" cap <<'PY'
 import os
 edit(os.environ["OLD"], os.environ["NEW"])
