@@ -140,11 +140,12 @@ SCHED_FN chooser_estimate chooser_estimate_with(int M, int N, int K, const choos
 SCHED_FN chooser_estimate chooser_estimate_of(int M, int N, int K, const chooser_config *menu, int config,
                                               const chooser_device *d, int mode)
 {
-    chooser_estimate best = chooser_estimate_with(M, N, K, menu, config, d, mode, 0);
-    if (mode != CHOOSER_MODE_CAP) return best;
-    const int T = best.cluster_tiles, units = d->ctas / menu[config].cluster;
+    if (mode != CHOOSER_MODE_CAP) return chooser_estimate_with(M, N, K, menu, config, d, mode, 0);
+    const chooser_estimate dp = chooser_estimate_with(M, N, K, menu, config, d, SK_MODE_DP, 0);   /* T, kt */
+    const int T = dp.cluster_tiles, units = d->ctas / menu[config].cluster;
+    chooser_estimate best = dp;
     for (int u = 1; u <= units; ++u) {   /* sk_cap: all T tiles over u units, the fastest u */
-        const sk_plan p = sk_plan_split(T, best.plan.kt, units, T, u);
+        const sk_plan p = sk_plan_split(T, dp.plan.kt, units, T, u);
         const chooser_estimate e = chooser_estimate_with(M, N, K, menu, config, d, mode, &p);
         if (u == 1 || e.t_us < best.t_us) best = e;
     }

@@ -862,7 +862,7 @@ static void stream_k_plan_print(const step_plan *p)
            s->tiles - s->sk_tiles, p->workspace);
 }
 
-/* T cluster tiles of KT k-tiles on U co-resident clusters, --mode.  Whole
+/* T cluster tiles of KT k-tiles on U co-resident clusters, the chooser's plan.  Whole
  * tiles keep step 08's grid (min(T, U)) and walk; a plan that streams may
  * use more clusters: the walk table is built for the plan's grid, once. */
 static step_plan *config_prepare(const gemm_operands *op, const menu_config *m, const chooser_estimate *e)
@@ -978,7 +978,6 @@ static void *step_prepare(const gemm_operands *op)
     const menu_config *m = &MENU[e[i].config];
     gemm_operands o = *op;
     o.launch = m->launch;
-    o.mode = e[i].mode;
     if (!o.stages) o.stages = gemm_stages_that_fit(m->launch, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
     return config_prepare(&o, m, &e[i]);
 }
