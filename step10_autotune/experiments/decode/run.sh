@@ -1,0 +1,64 @@
+#!/bin/sh
+# decode/run.sh BUILD OUT [PART]: step 10 at decode shapes (session 19): a few rows of activations
+# (M = the batch, 1-256) times a model's weights (N x K up to 128256 x 4096), where reading B once
+# from DRAM bounds the time.  The list, ../decode_shapes.txt, was committed with the model's picks
+# and my predictions before any of it ran (c50bfa9).  PART (default all):
+#   sweep   tune_sweep.sh over the list (every candidate timed beside cuBLAS in one process per
+#           shape), then model_vs_sweep.py: the model's pick against the best candidate
+#   checks  the model's pick at every shape of the list, checked against cuBLAS; every configuration
+#           in dp and forced cap at M = 1, 8 and 63 (a tile of 64 rows mostly past M)
+#   ncu     step 10's kernel and cuBLAS's at three shapes: which kernels cuBLAS runs, their time, the
+#           DRAM bytes read and DRAM's share of its peak, the grid
+# BUILD holds step10_autotune built from this tree (make step10 BUILD=...; PREBUILT=1 skips it).
+# Exits 3 without a GPU.  Logs in OUT.
+set -u
+BUILD=${1:?usage: run.sh BUILD OUT [sweep|checks|ncu|all]}; OUT=${2:?usage: run.sh BUILD OUT [sweep|checks|ncu|all]}
+PART=${3:-all}
+HERE=$(dirname "$0")
+LIST=$HERE/../decode_shapes.txt
+mkdir -p "$OUT" "$BUILD"
+. "$HERE/../variant.sh"
+[ "${PREBUILT:-0}" = 1 ] || make -s step10 BUILD="$BUILD" || exit 1
+variant_need_gpu decode "$BUILD/step10_autotune"
+variant_gpu_info "$BUILD" "$OUT"
+BIN=$BUILD/step10_autotune
+if [ "$PART" = sweep ] || [ "$PART" = all ]; then
+  bash "$HERE/../tune_sweep.sh" "$LIST" "$OUT/tune_decode" "$BIN" > "$OUT/tune_decode_summary.txt"
+  python3 "$HERE/../model_vs_sweep.py" "$OUT/tune_decode" > "$OUT/model_vs_sweep_decode.txt"
+  echo "sweep: $(tail -n 1 "$OUT/model_vs_sweep_decode.txt")"
+fi
+if [ "$PART" = checks ] || [ "$PART" = all ]; then
+  : > "$OUT/checks.txt"
+  grep -v '^#' "$LIST" | while read -r m n k _; do
+    [ -n "${k:-}" ] || continue
+    out=$(timeout 120 "$BIN" --m "$m" --n "$n" --k "$k" --no-cache 2>&1)
+    echo "check ${m}x${n}x${k} model rc=$? $(echo "$out" | grep -h 'check' | head -1 | sed 's/.*| check/check/')" >> "$OUT/checks.txt"
+  done
+  for sh in 1x4096x4096 8x6144x1032 63x520x4096; do
+    m=${sh%%x*}; r=${sh#*x}; n=${r%%x*}; k=${r#*x}
+    for c in 64x64 64x128 128x128 128x192 128x256c; do
+      for mode in dp cap; do
+        out=$(timeout 60 "$BIN" --m "$m" --n "$n" --k "$k" --no-cache --config $c --mode $mode 2>&1)
+        echo "check $sh $c/$mode rc=$? $(echo "$out" | grep -h 'check' | head -1 | sed 's/.*| check/check/')" >> "$OUT/checks.txt"
+      done
+    done
+  done
+  echo "checks ok: $(grep -c 'check ok' "$OUT/checks.txt") of $(grep -c '' "$OUT/checks.txt")"
+fi
+if [ "$PART" = ncu ] || [ "$PART" = all ]; then
+  if command -v ncu > /dev/null 2>&1; then
+    M=gpu__time_duration.sum,dram__bytes_read.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,launch__grid_size,launch__cluster_dim_x,sm__cycles_active.avg
+    for s in "1 14336 4096" "16 4096 4096" "64 4096 14336"; do
+      set -- $s
+      for k in "regex:pingpong" "regex:nvjet|gemm|gemv|splitK|reduce|Kernel"; do
+        echo "== $1x$2x$3 $k"
+        timeout 120 ncu --metrics $M --kernel-name-base function --kernel-name "$k" --launch-skip 3 --launch-count 3 \
+          "$BIN" --m "$1" --n "$2" --k "$3" --no-check --no-cache --iters 3 --warmup 1 2>&1 |
+          grep -E "^  [a-zA-Z_]|  (gpu__|sm__|dram__|launch__)"
+      done
+    done > "$OUT/ncu.txt" 2>&1
+    echo "ncu: $(grep -c '^==' "$OUT/ncu.txt") runs"
+  else
+    echo "ncu: not on this machine" | tee "$OUT/ncu.txt"
+  fi
+fi
