@@ -87,9 +87,11 @@ SCHED_FN double chooser_dram_us(int M, int N, int K, const chooser_config *c, co
     /* the grouped raster walks a wave's cluster tiles across M first (groups of 8): up to 8 tile rows */
     const double rows = (tm < 8 ? tm : 8) * (double)c->bm;
     const double cols = busy / (tm < 8 ? tm : 8) * c->cluster * c->bn;
-    const double wave_bytes = (rows + cols) * K * 2.0;
+    const double wave_bytes = ((rows < M ? rows : M) + (cols < N ? cols : N)) * K * 2.0;   /* no padding */
     const double ab = 2.0 * ((double)M + N) * K;
-    const double reads = wave_bytes > d->l2_bytes && waves > 1 ? ab + wave_bytes * (waves - 1) : ab;
+    /* past the L2, every wave reads its own panels; each byte at least once (session 19: it had been A and B
+     * once PLUS every wave after the first, which counted B twice where the waves split it: 64 x 128256 x 4096) */
+    const double reads = wave_bytes > d->l2_bytes && waves > 1 && wave_bytes * waves > ab ? wave_bytes * waves : ab;
     return (reads + 2.0 * M * (double)N) / (d->dram_gbs * 1e3);
 }
 

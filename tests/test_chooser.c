@@ -164,6 +164,11 @@ START_TEST(test_chooser_pick_and_reasons)
     for (int w = 1; w <= 9; w += 4)
         ck_assert(fabs(chooser_dram_us(3000, 20000, 8192, &menu[4], &h100, w) -
                        chooser_dram_us(20000, 3000, 8192, &t, &h100, w)) < 1e-9);
+    /* past the L2 each wave reads its panels once: where the waves split B (M in one row of tiles), B is
+     * read once, not once plus every wave after the first (session 19; 1.9x that before) */
+    const chooser_estimate v = chooser_estimate_of(64, 128256, 4096, menu, 1, &h100, SK_MODE_DP);
+    const double once = (2.0 * (64.0 + 128256) * 4096 + 2.0 * 64 * 128256) / (h100.dram_gbs * 1e3);
+    ck_assert_msg(v.waves > 7 && v.t_dram_us >= once && v.t_dram_us < 1.01 * once, "%f against %f", v.t_dram_us, once);
 }
 END_TEST
 
