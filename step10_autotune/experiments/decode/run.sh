@@ -9,10 +9,12 @@
 #           in dp and forced cap at M = 1, 8 and 63 (a tile of 64 rows mostly past M)
 #   ncu     step 10's kernel and cuBLAS's at three shapes: which kernels cuBLAS runs, their time, the
 #           DRAM bytes read and DRAM's share of its peak, the grid
+#   waves   tune_sweep.sh over ../dram_waves_shapes.txt (committed before the DRAM floor's fix ran,
+#           990f34c), then model_vs_sweep.py; old_picks.py judges c50bfa9's picks on the same logs
 # BUILD holds step10_autotune built from this tree (make step10 BUILD=...; PREBUILT=1 skips it).
 # Exits 3 without a GPU.  Logs in OUT.
 set -u
-BUILD=${1:?usage: run.sh BUILD OUT [sweep|checks|ncu|all]}; OUT=${2:?usage: run.sh BUILD OUT [sweep|checks|ncu|all]}
+BUILD=${1:?usage: run.sh BUILD OUT [sweep|checks|ncu|waves|all]}; OUT=${2:?usage: run.sh BUILD OUT [sweep|checks|ncu|waves|all]}
 PART=${3:-all}
 HERE=$(dirname "$0")
 LIST=$HERE/../decode_shapes.txt
@@ -61,4 +63,9 @@ if [ "$PART" = ncu ] || [ "$PART" = all ]; then
   else
     echo "ncu: not on this machine" | tee "$OUT/ncu.txt"
   fi
+fi
+if [ "$PART" = waves ] || [ "$PART" = all ]; then
+  bash "$HERE/../tune_sweep.sh" "$HERE/../dram_waves_shapes.txt" "$OUT/tune_dram_waves" "$BIN" > "$OUT/tune_dram_waves_summary.txt"
+  python3 "$HERE/../model_vs_sweep.py" "$OUT/tune_dram_waves" > "$OUT/model_vs_sweep_dram_waves.txt"
+  echo "waves: $(tail -n 1 "$OUT/model_vs_sweep_dram_waves.txt")"
 fi
