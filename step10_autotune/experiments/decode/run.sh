@@ -11,10 +11,12 @@
 #           DRAM bytes read and DRAM's share of its peak, the grid
 #   waves   tune_sweep.sh over ../dram_waves_shapes.txt (committed before the DRAM floor's fix ran,
 #           990f34c), then model_vs_sweep.py; old_picks.py judges c50bfa9's picks on the same logs
+#   share   the same over ../share_shapes.txt (committed before the mainloop's share above the floor
+#           ran); old_picks.py judges e8e4254's picks on its logs
 # BUILD holds step10_autotune built from this tree (make step10 BUILD=...; PREBUILT=1 skips it).
 # Exits 3 without a GPU.  Logs in OUT.
 set -u
-BUILD=${1:?usage: run.sh BUILD OUT [sweep|checks|ncu|waves|all]}; OUT=${2:?usage: run.sh BUILD OUT [sweep|checks|ncu|waves|all]}
+BUILD=${1:?usage: run.sh BUILD OUT [sweep|checks|ncu|waves|share|all]}; OUT=${2:?usage: run.sh BUILD OUT [sweep|checks|ncu|waves|share|all]}
 PART=${3:-all}
 HERE=$(dirname "$0")
 LIST=$HERE/../decode_shapes.txt
@@ -68,4 +70,9 @@ if [ "$PART" = waves ] || [ "$PART" = all ]; then
   bash "$HERE/../tune_sweep.sh" "$HERE/../dram_waves_shapes.txt" "$OUT/tune_dram_waves" "$BIN" > "$OUT/tune_dram_waves_summary.txt"
   python3 "$HERE/../model_vs_sweep.py" "$OUT/tune_dram_waves" > "$OUT/model_vs_sweep_dram_waves.txt"
   echo "waves: $(tail -n 1 "$OUT/model_vs_sweep_dram_waves.txt")"
+fi
+if [ "$PART" = share ] || [ "$PART" = all ]; then
+  bash "$HERE/../tune_sweep.sh" "$HERE/../share_shapes.txt" "$OUT/tune_share" "$BIN" > "$OUT/tune_share_summary.txt"
+  python3 "$HERE/../model_vs_sweep.py" "$OUT/tune_share" > "$OUT/model_vs_sweep_share.txt"
+  echo "share: $(tail -n 1 "$OUT/model_vs_sweep_share.txt")"
 fi
