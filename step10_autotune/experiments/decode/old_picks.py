@@ -13,6 +13,7 @@ for line in sys.stdin:
     for l in open(path):
         m = re.match(r'tune: (\S+)\s+([\d.]+) ms \| cuBLAS ([\d.]+) ms \| ratio ([\d.]+)', l)
         if m and m.group(1) not in tu: tu[m.group(1)] = (float(m.group(2)), float(m.group(3)))
+    if not tu: print('%s: no tune lines' % os.path.basename(path)); continue
     clk = {k.split('/')[0]: c for k, (t, c) in tu.items() if k.endswith('/dp')}
     ref = sorted(clk.values())[len(clk) // 2]
     norm = {k: t * ref / clk.get(k.split('/')[0], ref) for k, (t, c) in tu.items()}
