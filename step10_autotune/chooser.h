@@ -3,7 +3,7 @@
  * describes its menu (chooser_config: one CTA's tile), asks for every candidate's estimate, takes the fastest.
  *
  * The model, per candidate (configuration c, plan p), in us (its terms: NOTES.md, "The model"):
- *   t = T0 + max(busiest x t_ktile x sk x power + exposed epilogues,  DRAM floor)
+ *   t = T0 + max(mainloop = busiest x t_ktile x sk x power + exposed epilogues,  DRAM floor + 0.5 x mainloop)
  * where t_ktile is the slowest of the tensor cores, the L2's feed to all busy CTAs and (past the
  * first ring of k-tiles) one SM's own feed. */
 #ifndef STEP10_CHOOSER_H
