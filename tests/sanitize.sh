@@ -116,7 +116,11 @@ args_of() {
             echo "--m 100 --n 70 --k 8200 --mode sk --config 128x256c --no-cache"
             # the chooser's fourth plan where it picks it (one tile, its U' units) and at the multi-tile shape
             echo "--m 64 --n 64 --k 16384 --no-cache"
-            echo "--m 4096 --n 4096 --k 128 --mode cap --config 64x128 --no-cache" ;;
+            echo "--m 4096 --n 4096 --k 128 --mode cap --config 64x128 --no-cache"
+            # decode shapes, the chooser's picks: one row of A streamed over two units a tile (sk_l2),
+            # and eight rows in the lean kernel (63 and 56 of a tile's 64 rows past M)
+            echo "--m 1 --n 4096 --k 4096 --no-cache"
+            echo "--m 8 --n 14336 --k 4096 --no-cache" ;;
         *) echo "--m 4096 --n 4096 --k 128"; echo "--m 1024 --n 1024 --k 2048" ;;
     esac
 }
