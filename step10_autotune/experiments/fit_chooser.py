@@ -53,8 +53,13 @@ def ceil(a,b): return -(-a//b)
 #                 plan loads; no SM feed).  logs/menu5c1's judged.txt and fit_only_64x64.txt.
 #   MODEL=eleven  the model the eleven older constants were fitted under: s15's, with the L2
 #                 term charged to whole tiles in one wave too (exercise 6; judged_l2_one_wave.txt)
+#   MODEL=s16     sessions 16-18's: without session 19's share of the mainloop above the DRAM floor,
+#                 and an exact tie to the smaller mainloop (the logs of those sessions' judging)
 MODEL = os.environ.get('MODEL', '')
-assert MODEL in ('', 's15', 'eleven'), 'MODEL: unset, s15 or eleven'
+assert MODEL in ('', 's15', 'eleven', 's16'), 'MODEL: unset, s15, eleven or s16'
+# chooser.h's CHOOSER_DRAM_MMA (session 19, fitted by decode/fit_share.py, not here): the mainloop's
+# share above the DRAM floor; the DRAM floor itself is the log's (what the binary that ran printed)
+DRAM_MMA = float(os.environ.get('DRAM_MMA', '0.5')) if MODEL == '' else 0.0   # DRAM_MMA=G: judge another share
 # The CTAs a plan launches, from the real plan (common/stream_k_schedule.h's sk_plan_make,
 # compiled here once with cc): a stream-K plan over fewer tiles than units runs on U' units,
 # and only those load (chooser.h's L2 term, session 16).
@@ -99,9 +104,10 @@ def model(th,f,tie=False):
     t=(ring*kk+(b-ring)*max(kk,feed) if FEED else b*kk)*(skf if f['p']=='sk' else 1)*(1+pw*min(1.0,F/f0))
     if f['c']=='128x256c':   # the cooperative tile's epilogues are not hidden (chooser.h)
         t+=th[10]*(-(-f['busiest']//(-(-f['K']//64))))
-    # tie: (time, mainloop), chooser_pick's order: where the DRAM floor bounds several
-    # candidates alike, the one whose mainloop lies furthest under it
-    return (T0+max(t,f['dram']),t) if tie else T0+max(t,f['dram'])
+    # tie: (time, mainloop), chooser_pick's order before session 19: where the DRAM floor bounds
+    # several candidates alike, the one whose mainloop lies furthest under it (with the share, no tie)
+    p=T0+max(t,f['dram']+DRAM_MMA*t)
+    return (p,t if MODEL else 0) if tie else p
 # Fitted on the contenders only: at each shape the candidates within CONTENDERS
 # (1.10) of its fastest.  The model has to rank those; a candidate 10% slower
 # than the best need only be predicted slower, and the evaluation below picks

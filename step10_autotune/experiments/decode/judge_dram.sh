@@ -5,7 +5,7 @@
 # fixup_writers/fit_more.c (the model's pick within 3% of the best candidate measured, FIXUP_MORE=2, the
 # tree's) compiled against variants of chooser.h (no GPU):
 #   tree        the tree's: t = T0 + max(mainloop, DRAM floor + CHOOSER_DRAM_MMA x mainloop), 0.5
-#   shareG      CHOOSER_DRAM_MMA = G (share0: e8e4254's model, the floor alone)
+#   shareG      CHOOSER_DRAM_MMA = G (share0: the floor alone, e8e4254's model less its exact-tie rule)
 #   old_dram    c50bfa9's chooser.h: the floor alone, A and B once plus every wave past the first
 #   near1       share0, and a near tie (within 1% of the fastest, both under the floor) to the smaller
 #               mainloop: a rule instead of the share, judged as well
@@ -52,6 +52,7 @@ judge() {   # DEVICE DIR
   for d in fixup_writers/logs/final/tune_feed fixup_writers/logs/final/tune_heldout sk_cap/logs/final/tune_cap \
            sk_cap/logs/final/tune_cap_alone sk_cap/logs/final/tune_kheavy_few_tiles sk_cap/logs/final/tune_many_sharers \
            sk_cap/logs/final/tune_small_unseen sk_cap/logs/rule/tune_feed_rule decode/logs/fixed/tune_decode \
-           decode/logs/fixed/tune_dram_waves; do judge "$H200" "$X/$d"; done
+           decode/logs/fixed/tune_dram_waves decode/logs/share/tune_decode decode/logs/share/tune_share; do
+    judge "$H200" "$X/$d"; done
 } > "$OUT"
 cat "$OUT"
