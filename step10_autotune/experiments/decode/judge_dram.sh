@@ -9,6 +9,9 @@
 #   old_dram    c50bfa9's chooser.h: the floor alone, A and B once plus every wave past the first
 #   near1       share0, and a near tie (within 1% of the fastest, both under the floor) to the smaller
 #               mainloop: a rule instead of the share, judged as well
+#   refit       the tree with all thirteen older constants refitted under the share on session 15's fit
+#               sweep alone (fit_chooser.py with ONLY naming all thirteen, logs/menu5c1; its output:
+#               decode/logs/refit_all_menu5c1.txt)
 # Logs: session 15-16's on the H100 (fit, held-out, unseen, feed, K-heavy), 17-19's on the H200.
 set -u
 OUT=${1:?usage: judge_dram.sh OUT}
@@ -16,12 +19,23 @@ HERE=$(dirname "$0")
 X=$HERE/..
 T=$(mktemp -d) && trap 'rm -rf "$T"' EXIT
 H200="132 62914560 4814.3"; H100="132 52428800 3352.0"
-VARIANTS="tree share0 share0.25 share0.75 old_dram near1"
+VARIANTS="tree share0 share0.25 share0.75 old_dram near1 refit"
 for v in $VARIANTS; do
   mkdir -p "$T/$v" && cp step10_autotune/chooser.h "$T/$v/"
   case $v in
     share*) sed -i "s/^#define CHOOSER_DRAM_MMA 0.5 /#define CHOOSER_DRAM_MMA ${v#share} /" "$T/$v/chooser.h" ;;
     old_dram) git show c50bfa9:step10_autotune/chooser.h > "$T/$v/chooser.h" ;;
+    refit) python3 - "$T/$v/chooser.h" <<'PY' || exit 1
+import re, sys; p = sys.argv[1]; s = open(p).read()
+fit = {'T0_US': 6.6777, 'KT_US_64x128': 0.1512, 'KT_US_128x128': 0.3063, 'KT_US_128x192': 0.4505, 'L2_GBS': 14926.9176,
+       'SK_SCATTER': 1.0439, 'MISALIGNED': 2.133, 'POWER': 0.2246, 'POWER_GFLOP': 332.5203, 'KT_US_128x256c': 0.5873,
+       'EPI_US_COOP': 1.0056, 'KT_US_64x64': 0.0545, 'SM_GBS': 125.315}
+for k, v in fit.items():
+    s, c = re.subn(r'(#define CHOOSER_%s )[\d.]+' % k, lambda m: m.group(1) + repr(v), s)
+    assert c == 1, k
+open(p, 'w').write(s)
+PY
+    ;;
     near1) sed -i "s/^#define CHOOSER_DRAM_MMA 0.5 /#define CHOOSER_DRAM_MMA 0.0 /" "$T/$v/chooser.h"
            python3 - "$T/$v/chooser.h" <<'PY' || exit 1
 import sys; p = sys.argv[1]; s = open(p).read()
