@@ -175,7 +175,7 @@ START_TEST(test_chooser_pick_and_reasons)
     ck_assert(v.t_dram_us > v.t_mma_us && fabs(v.t_us - (CHOOSER_T0_US + v.t_dram_us + CHOOSER_DRAM_MMA * v.t_mma_us)) < 1e-9);
     const chooser_estimate big = chooser_estimate_of(4096, 4096, 4096, menu, 2, &h100, SK_MODE_DP);
     ck_assert(fabs(big.t_us - (CHOOSER_T0_US + big.t_mma_us)) < 1e-9);
-    /* so at M <= 64 under the floor a 64-row tile wins: a 128-row one spends twice the MMAs on 64 rows
+    /* so at M <= 64 under the floor a 64-row tile wins: a 128-row one spends twice the MMAs or more
      * (32 x 128256 x 4096: 128x192/sk without the share, 0.92 of the best measured; session 19) */
     chooser_estimate all[CHOOSER_MAX_CANDIDATES];
     const int na = chooser_candidates(32, 128256, 4096, menu, 5, -1, SK_MODE_AUTO, &h100, all);
