@@ -13,6 +13,7 @@
 #           990f34c), then model_vs_sweep.py; old_picks.py judges c50bfa9's picks on the same logs
 #   share   the same over ../share_shapes.txt (committed before the mainloop's share above the floor
 #           ran); old_picks.py judges e8e4254's picks on its logs
+# ncu_dram.sh (beside this) looks at DRAM's share of its peak for 64x64 and 64x128 at two of the misses.
 # BUILD holds step10_autotune built from this tree (make step10 BUILD=...; PREBUILT=1 skips it).
 # Exits 3 without a GPU.  Logs in OUT.
 set -u
