@@ -228,6 +228,7 @@ typedef struct {
     int use_tma_store;                 /* 1: N % 8 == 0 (16-byte D rows), 0: masked stores */
     trace_ctx trace;                   /* tracing off unless --trace (recs == NULL) */
     int plant_bug;                     /* DEBUG builds: --plant-bug, else 0 */
+    uint32_t stage_tx;                 /* a CTA alone: its stage's bytes, A's box cut to M (config_prepare) */
 } kernel_params;
 
 /* This cluster's unit: its place in the placement's walk order.  Re-read
@@ -380,12 +381,14 @@ static __device__ __forceinline__ void producer_load_tile(const kernel_params *P
          * elements and counts them like the others.  Counting only
          * in-bounds bytes would leave the tx-count above 0 forever.
          * Announcing before issuing is CUTLASS's order; the reverse is
-         * also legal (tx-count may go negative within a phase). */
+         * also legal (tx-count may go negative within a phase).  A CTA
+         * alone with M under its 64 rows asks for fewer rows of A, and
+         * announces that box (stage_tx: config_prepare says why). */
         uint64_t *bar = &sm->full[write_state->index];
 #ifdef COURSE_DEBUG
         if (!(PLANTED(pc->plant_bug, BUG_SKIP_COMMIT) && pc->loads == 1))
 #endif
-            mbar_arrive_expect_tx(bar, STAGE_BYTES);
+            mbar_arrive_expect_tx(bar, CLUSTER_SIZE == 1 ? P->stage_tx : STAGE_BYTES);
         /* Coordinates innermost first: {k, row}.  Our half of A, into the
          * same offset of both CTAs' slot; each one's full barrier counts it. */
         const uint32_t ra = SHARE_B ? 0 : pc->rank, rb = SHARE_B ? pc->rank : 0;   /* the other box is ours alone */
@@ -870,7 +873,13 @@ static step_plan *config_prepare(const gemm_operands *op, const menu_config *m, 
     const int TILE_WGS = m->c.tile_wgs, WG_M_BLOCKS = m->c.bm / 64 / TILE_WGS, BN = m->c.bn;   /* for BM, ... */
     step_plan *p = (step_plan *)gemm_plan_alloc(sizeof *p, STEP_ID);
     kernel_params *P = &p->P;
-    gemm_encode_ab(&P->map_a, &P->map_b, op, A_HALF_ROWS, B_HALF_ROWS, BK);   /* the boxes each CTA loads */
+    /* A CTA alone (64x64) with M < 64 asks for M rows of A rounded up to a swizzle atom (8), not 64:
+     * rows past M cost TMA time though they bring zeros (8 x 8192 x 28672: 56% of DRAM's peak, 0.65 of
+     * cuBLAS; 1.03 with the cut, NOTES.md "Session 19").  The slot's rows past them keep old bytes; the
+     * MMAs make accumulator rows past M from them, and no store writes those rows. */
+    const int a_rows = CLUSTER_SIZE == 1 && op->m < A_HALF_ROWS ? (op->m + 7) / 8 * 8 : A_HALF_ROWS;
+    gemm_encode_ab(&P->map_a, &P->map_b, op, a_rows, B_HALF_ROWS, BK);   /* the boxes each CTA loads */
+    P->stage_tx = STAGE_BYTES - (uint32_t)(A_HALF_ROWS - a_rows) * BK * 2;
     P->use_tma_store = gemm_encode_d(&P->map_d, op, EPI_ROWS, EPI_COLS);
     P->D = op->d;
     P->M = op->m;

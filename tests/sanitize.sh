@@ -120,7 +120,9 @@ args_of() {
             # decode shapes, the chooser's picks: one row of A streamed over two units a tile (sk_l2),
             # and eight rows in the lean kernel (63 and 56 of a tile's 64 rows past M)
             echo "--m 1 --n 4096 --k 4096 --no-cache"
-            echo "--m 8 --n 14336 --k 4096 --no-cache" ;;
+            echo "--m 8 --n 14336 --k 4096 --no-cache"
+            # 64x64's A box cut to M's 8 rows, streamed: the slot's other rows are never written
+            echo "--m 8 --n 4096 --k 1024 --mode sk --config 64x64 --no-cache" ;;
         *) echo "--m 4096 --n 4096 --k 128"; echo "--m 1024 --n 1024 --k 2048" ;;
     esac
 }
