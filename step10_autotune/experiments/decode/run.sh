@@ -13,11 +13,14 @@
 #           990f34c), then model_vs_sweep.py; old_picks.py judges c50bfa9's picks on the same logs
 #   share   the same over ../share_shapes.txt (committed before the mainloop's share above the floor
 #           ran); old_picks.py judges e8e4254's picks on its logs
+#   boxrows tune_sweep.sh over ../box_rows_shapes.txt with the tree's binary, model_vs_sweep.py (the
+#           tree's model), and old_picks.py with the picks of box_rows.py's chooser.h (a CTA alone's A
+#           rows counted as the kernel loads them, M's rounded to 8): which model picks better
 # ncu_dram.sh (beside this) looks at DRAM's share of its peak for 64x64 and 64x128 at two of the misses.
 # BUILD holds step10_autotune built from this tree (make step10 BUILD=...; PREBUILT=1 skips it).
 # Exits 3 without a GPU.  Logs in OUT.
 set -u
-BUILD=${1:?usage: run.sh BUILD OUT [sweep|checks|ncu|waves|share|all]}; OUT=${2:?usage: run.sh BUILD OUT [sweep|checks|ncu|waves|share|all]}
+BUILD=${1:?usage: run.sh BUILD OUT [sweep|checks|ncu|waves|share|boxrows|all]}; OUT=${2:?usage: run.sh BUILD OUT [sweep|checks|ncu|waves|share|boxrows|all]}
 PART=${3:-all}
 HERE=$(dirname "$0")
 LIST=$HERE/../decode_shapes.txt
@@ -76,4 +79,15 @@ if [ "$PART" = share ] || [ "$PART" = all ]; then
   bash "$HERE/../tune_sweep.sh" "$HERE/../share_shapes.txt" "$OUT/tune_share" "$BIN" > "$OUT/tune_share_summary.txt"
   python3 "$HERE/../model_vs_sweep.py" "$OUT/tune_share" > "$OUT/model_vs_sweep_share.txt"
   echo "share: $(tail -n 1 "$OUT/model_vs_sweep_share.txt")"
+fi
+if [ "$PART" = boxrows ] || [ "$PART" = all ]; then
+  mkdir -p "$BUILD/boxrows"
+  python3 "$HERE/box_rows.py" step10_autotune/chooser.h "$BUILD/boxrows/chooser.h" || exit 1
+  nvcc -O2 -I"$BUILD/boxrows" -Icommon -Istep10_autotune "$HERE/../sk_cap/picks.c" -o "$BUILD/boxrows/picks" || exit 1
+  bash "$HERE/../tune_sweep.sh" "$HERE/../box_rows_shapes.txt" "$OUT/tune_box_rows" "$BIN" > "$OUT/tune_box_rows_summary.txt"
+  python3 "$HERE/../model_vs_sweep.py" "$OUT/tune_box_rows" > "$OUT/model_vs_sweep_box_rows.txt"
+  grep -v '^#' "$HERE/../box_rows_shapes.txt" | awk 'NF >= 3 { print $1, $2, $3 }' |
+    "$BUILD/boxrows/picks" $(cat "$OUT/devinfo.txt") | awk 'NF >= 10 { print $1, $2, $3, $9 }' |
+    python3 "$HERE/old_picks.py" "$OUT/tune_box_rows" > "$OUT/variant_picks_box_rows.txt"
+  echo "boxrows: the tree's model $(tail -n 1 "$OUT/model_vs_sweep_box_rows.txt"); the variant's $(tail -n 1 "$OUT/variant_picks_box_rows.txt")"
 fi
