@@ -13,25 +13,23 @@ BUILD=${1:?usage: ncu_dram.sh BUILD OUT}; OUT=${2:?usage: ncu_dram.sh BUILD OUT}
 mkdir -p "$OUT"
 command -v ncu > /dev/null 2>&1 && nvidia-smi > /dev/null 2>&1 || { echo "ncu_dram: needs a GPU and ncu"; exit 3; }
 M=gpu__time_duration.sum,dram__bytes_read.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sector_hit_rate.pct,launch__grid_size,launch__cluster_dim_x,sm__cycles_active.avg
+# prof "M N K" FLAGS LINES: one launch of step 10's kernel after three under ncu, the lines matching LINES
+prof() {
+  set -- $1 "$2" "$3"
+  echo "== $1x$2x$3 $4"
+  # shellcheck disable=SC2086  # the flags are words
+  timeout 120 ncu --metrics $M --kernel-name-base function --kernel-name regex:pingpong --launch-skip 3 --launch-count 1 \
+    "$BUILD/step10_autotune" --m "$1" --n "$2" --k "$3" --no-check --no-cache --iters 3 --warmup 1 $4 2>&1 | grep -E "$5"
+}
 for s in "8 8192 28672" "32 8192 8192"; do
-  set -- $s
   for f in "--config 64x64 --mode dp" "--config 64x64 --mode sk" "--config 64x128 --mode dp" "--config 64x128"; do
-    echo "== $1x$2x$3 $f"
-    # shellcheck disable=SC2086  # f is flags
-    timeout 120 ncu --metrics $M --kernel-name-base function --kernel-name regex:pingpong --launch-skip 3 --launch-count 1 \
-      "$BUILD/step10_autotune" --m "$1" --n "$2" --k "$3" --no-check --no-cache --iters 3 --warmup 1 $f 2>&1 |
-      grep -E "configuration:|streamed|^  [a-zA-Z_]|  (gpu__|sm__|dram__|lts__|launch__)"
+    prof "$s" "$f" "configuration:|streamed|^  [a-zA-Z_]|  (gpu__|sm__|dram__|lts__|launch__)"
   done
 done > "$OUT/ncu_dram.txt" 2>&1
 cat "$OUT/ncu_dram.txt"
 for s in "8 8192 28672" "64 8192 28672" "8 8192 28736"; do
-  set -- $s
   for f in "--config 64x64 --mode dp" "--config 64x128 --mode dp"; do
-    echo "== $1x$2x$3 $f"
-    # shellcheck disable=SC2086  # f is flags
-    timeout 120 ncu --metrics $M --kernel-name-base function --kernel-name regex:pingpong --launch-skip 3 --launch-count 1 \
-      "$BUILD/step10_autotune" --m "$1" --n "$2" --k "$3" --no-check --no-cache --iters 3 --warmup 1 $f 2>&1 |
-      grep -E "^  [a-zA-Z_]|  (gpu__|dram__)"
+    prof "$s" "$f" "^  [a-zA-Z_]|  (gpu__|dram__)"
   done
 done > "$OUT/ncu_dram_why.txt" 2>&1
 cat "$OUT/ncu_dram_why.txt"
