@@ -49,7 +49,7 @@ int main(int argc, char **argv)
     return 0;
 }
 C
-nvcc -O2 -Icommon -I"$T" "$T/scan.c" -o "$T/scan" || exit 1
+nvcc -O2 -Icommon -I"$T" -I"$HERE/../fixup_writers" "$T/scan.c" -o "$T/scan" || exit 1   # fit_more.c's "../menu_rings.h" from there
 { for a in 0 1; do "$T/scan" 132 62914560 4814.3 $a "$HERE"/logs/first_offer/tune_*/tune_*.log "$HERE"/logs/rule/tune_feed_rule/tune_*.log; done; } > "$OUT"
 rm -rf "$T"
 cat "$OUT"

@@ -10,10 +10,7 @@
 
 #include "chooser.h"
 
-static const chooser_config menu[5] = {   /* kernel.cu's menu, the rings the H100 and H200 fit */
-    {"64x64", 64, 64, CHOOSER_KT_US_64x64, 1, 1, 8},       {"64x128", 64, 128, CHOOSER_KT_US_64x128, 1, 2, 8},
-    {"128x128", 128, 128, CHOOSER_KT_US_128x128, 1, 2, 6}, {"128x192", 128, 192, CHOOSER_KT_US_128x192, 1, 2, 5},
-    {"128x256c", 128, 256, CHOOSER_KT_US_128x256c, 2, 2, 4}};
+#include "../menu_rings.h"   /* kernel.cu's menu, the rings the H100 and H200 fit */
 
 int main(int argc, char **argv)
 {
