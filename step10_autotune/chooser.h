@@ -34,6 +34,7 @@
 #define CHOOSER_KT_US_128x256c 0.5953
 #define CHOOSER_EPI_US_COOP 1.04       /* the cooperative tile's epilogue, not hidden */
 #define CHOOSER_SM_GBS 138.3           /* one SM's feed once its ring is drained, GB/s (NOTES.md, "Session 16") */
+/* ---- and a fourteenth, fitted alone on the H200's decode sweeps, the others held (experiments/decode/fit_share.py) */
 #define CHOOSER_DRAM_MMA 0.5           /* the mainloop's share that shows above the DRAM floor ("Session 19") */
 
 #define CHOOSER_MAX_CANDIDATES 24

@@ -30,11 +30,13 @@ mkdir -p "$OUT" "$BUILD"
 variant_need_gpu decode "$BUILD/step10_autotune"
 variant_gpu_info "$BUILD" "$OUT"
 BIN=$BUILD/step10_autotune
-if [ "$PART" = sweep ] || [ "$PART" = all ]; then
-  bash "$HERE/../tune_sweep.sh" "$LIST" "$OUT/tune_decode" "$BIN" > "$OUT/tune_decode_summary.txt"
-  python3 "$HERE/../model_vs_sweep.py" "$OUT/tune_decode" > "$OUT/model_vs_sweep_decode.txt"
-  echo "sweep: $(tail -n 1 "$OUT/model_vs_sweep_decode.txt")"
-fi
+# sweep PART NAME LIST: tune_sweep.sh over LIST into OUT/tune_NAME, the tree's model judged by model_vs_sweep.py
+sweep() {
+  bash "$HERE/../tune_sweep.sh" "$3" "$OUT/tune_$2" "$BIN" > "$OUT/tune_$2_summary.txt"
+  python3 "$HERE/../model_vs_sweep.py" "$OUT/tune_$2" > "$OUT/model_vs_sweep_$2.txt"
+  echo "$1: $(tail -n 1 "$OUT/model_vs_sweep_$2.txt")"
+}
+case $PART in sweep|all) sweep sweep decode "$LIST" ;; esac
 if [ "$PART" = checks ] || [ "$PART" = all ]; then
   : > "$OUT/checks.txt"
   grep -v '^#' "$LIST" | while read -r m n k _; do
@@ -70,24 +72,15 @@ if [ "$PART" = ncu ] || [ "$PART" = all ]; then
     echo "ncu: not on this machine" | tee "$OUT/ncu.txt"
   fi
 fi
-if [ "$PART" = waves ] || [ "$PART" = all ]; then
-  bash "$HERE/../tune_sweep.sh" "$HERE/../dram_waves_shapes.txt" "$OUT/tune_dram_waves" "$BIN" > "$OUT/tune_dram_waves_summary.txt"
-  python3 "$HERE/../model_vs_sweep.py" "$OUT/tune_dram_waves" > "$OUT/model_vs_sweep_dram_waves.txt"
-  echo "waves: $(tail -n 1 "$OUT/model_vs_sweep_dram_waves.txt")"
-fi
-if [ "$PART" = share ] || [ "$PART" = all ]; then
-  bash "$HERE/../tune_sweep.sh" "$HERE/../share_shapes.txt" "$OUT/tune_share" "$BIN" > "$OUT/tune_share_summary.txt"
-  python3 "$HERE/../model_vs_sweep.py" "$OUT/tune_share" > "$OUT/model_vs_sweep_share.txt"
-  echo "share: $(tail -n 1 "$OUT/model_vs_sweep_share.txt")"
-fi
+case $PART in waves|all) sweep waves dram_waves "$HERE/../dram_waves_shapes.txt" ;; esac
+case $PART in share|all) sweep share share "$HERE/../share_shapes.txt" ;; esac
 if [ "$PART" = boxrows ] || [ "$PART" = all ]; then
   mkdir -p "$BUILD/boxrows"
   python3 "$HERE/box_rows.py" step10_autotune/chooser.h "$BUILD/boxrows/chooser.h" || exit 1
   nvcc -O2 -I"$BUILD/boxrows" -Icommon -Istep10_autotune "$HERE/../sk_cap/picks.c" -o "$BUILD/boxrows/picks" || exit 1
-  bash "$HERE/../tune_sweep.sh" "$HERE/../box_rows_shapes.txt" "$OUT/tune_box_rows" "$BIN" > "$OUT/tune_box_rows_summary.txt"
-  python3 "$HERE/../model_vs_sweep.py" "$OUT/tune_box_rows" > "$OUT/model_vs_sweep_box_rows.txt"
+  sweep "boxrows, the tree's model" box_rows "$HERE/../box_rows_shapes.txt"
   grep -v '^#' "$HERE/../box_rows_shapes.txt" | awk 'NF >= 3 { print $1, $2, $3 }' |
     "$BUILD/boxrows/picks" $(cat "$OUT/devinfo.txt") | awk 'NF >= 10 { print $1, $2, $3, $9 }' |
     python3 "$HERE/old_picks.py" "$OUT/tune_box_rows" > "$OUT/variant_picks_box_rows.txt"
-  echo "boxrows: the tree's model $(tail -n 1 "$OUT/model_vs_sweep_box_rows.txt"); the variant's $(tail -n 1 "$OUT/variant_picks_box_rows.txt")"
+  echo "boxrows, the variant's: $(tail -n 1 "$OUT/variant_picks_box_rows.txt")"
 fi
