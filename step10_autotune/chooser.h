@@ -73,8 +73,13 @@ typedef struct {
     double kt_us, t_mma_us, t_dram_us, t_us;   /* k-tile time; mainloop; DRAM floor; total */
 } chooser_estimate;
 
-SCHED_FN double chooser_box_rows(const chooser_config *c)   /* rows of A and B one CTA loads per k-tile */
+/* Rows of A and B one CTA loads per k-tile.  A CTA alone (64x64) with M under its 64 rows asks TMA for M's
+ * rows rounded up to 8 (kernel.cu's config_prepare, c36827a).  Counted as 64, they had the model pick 64x128
+ * at 16 shapes of experiments/box_rows_shapes.txt; 64x64 measured within 3% of the best at all 16, 64x128 at
+ * none (NOTES.md, "Session 20"). */
+SCHED_FN double chooser_box_rows(const chooser_config *c, int M)
 {
+    if (c->cluster == 1 && c->tile_wgs == 1 && M < c->bm) return (M + 7) / 8 * 8 + c->bn;   /* A cut to M; B */
     return c->tile_wgs > 1 ? c->bm + (double)c->bn / c->cluster : (double)c->bm / c->cluster + c->bn;   /* B; A */
 }
 
@@ -113,12 +118,12 @@ SCHED_FN chooser_estimate chooser_estimate_with(int M, int N, int K, const choos
     e.waves = (double)e.cluster_tiles / units;
     const int rem = e.cluster_tiles % units;
     e.last_wave_fill = rem ? (double)rem / units : 1.0;
-    e.bytes_per_mac = chooser_box_rows(c) * 2.0 / ((double)c->bm * c->bn);
+    e.bytes_per_mac = chooser_box_rows(c, M) * 2.0 / ((double)c->bm * c->bn);
     e.busiest_kt = sk_plan_time(&e.plan);
     /* the CTAs the plan launches load: up to the tiles for whole tiles, and a stream-K plan over fewer
      * tiles than units runs on fewer units (auto's U', session 16) */
     const int busy = e.plan.units * cl;
-    const double l2_kt_us = busy * chooser_box_rows(c) * 128.0 / (CHOOSER_L2_GBS * 1e3) *
+    const double l2_kt_us = busy * chooser_box_rows(c, M) * 128.0 / (CHOOSER_L2_GBS * 1e3) *
                             (K % CHOOSER_BK ? CHOOSER_MISALIGNED : 1.0);
     const double gflop = 2.0 * M * (double)N * K / 1e9;
     e.power = 1.0 + CHOOSER_POWER * (gflop < CHOOSER_POWER_GFLOP ? gflop / CHOOSER_POWER_GFLOP : 1.0);
@@ -129,7 +134,7 @@ SCHED_FN chooser_estimate chooser_estimate_with(int M, int N, int K, const choos
     /* One SM's feed: the producer issues a whole ring of loads at once, and the first `stages` k-tiles arrive
      * under the launch's fixed cost; after them each k-tile waits for its own bytes, at what one SM can pull
      * (session 16: a lone 64x64 CTA streaming K takes ~0.1 us a k-tile, not its tensor cores' 0.06) */
-    const double feed_kt_us = chooser_box_rows(c) * 128.0 / (CHOOSER_SM_GBS * 1e3) *
+    const double feed_kt_us = chooser_box_rows(c, M) * 128.0 / (CHOOSER_SM_GBS * 1e3) *
                               (K % CHOOSER_BK ? CHOOSER_MISALIGNED : 1.0);
     const long long ring = e.busiest_kt < c->stages ? e.busiest_kt : c->stages;
     const double kt_fed = feed_kt_us > e.kt_us ? feed_kt_us : e.kt_us;

@@ -81,6 +81,6 @@ if [ "$PART" = boxrows ] || [ "$PART" = all ]; then
   sweep "boxrows, the tree's model" box_rows "$HERE/../box_rows_shapes.txt"
   grep -v '^#' "$HERE/../box_rows_shapes.txt" | awk 'NF >= 3 { print $1, $2, $3 }' |
     "$BUILD/boxrows/picks" $(cat "$OUT/devinfo.txt") | awk 'NF >= 10 { print $1, $2, $3, $9 }' |
-    python3 "$HERE/old_picks.py" "$OUT/tune_box_rows" > "$OUT/variant_picks_box_rows.txt"
-  echo "boxrows, the variant's: $(tail -n 1 "$OUT/variant_picks_box_rows.txt")"
+    python3 "$HERE/old_picks.py" "$OUT/tune_box_rows" > "$OUT/old_picks_box_rows.txt"
+  echo "boxrows, the model before it (64 rows): $(tail -n 1 "$OUT/old_picks_box_rows.txt")"
 fi
