@@ -102,7 +102,8 @@ static __device__ __forceinline__ void wgmma_tile_k16(float (&acc)[N_ACC], uint6
  * Two CTAs side by side along N share the A box: each loads A_HALF_ROWS of
  * its BM rows and multicasts them.  Sharing B instead (clusters along M)
  * measured within 2%, A ahead on the large shapes (step 08's NOTES.md).  Every CTA
- * still receives the whole stage, STAGE_BYTES, into its own shared memory. */
+ * still receives the whole stage, STAGE_BYTES, into its own shared memory (less
+ * the rows past M where M fits in rank 0's half: config_prepare). */
 /* 64 x 64 runs alone.  Where it wins (few tiles) the pair's start-up barrier costs more than
  * the A rows it would share save (512^3: 2-3%, NOTES.md "Session 15").  A macro of the tile,
  * as BM is: alone, the loads below are plain (no multicast) and no partner is released. */
@@ -222,13 +223,17 @@ typedef struct {
     CUtensorMap map_a, map_b, map_d;   /* map_d: zeros unless use_tma_store */
     __nv_bfloat16 *D;                  /* for the masked stores when N % 8 != 0 */
     int M, N, k_tiles, stages;         /* k_tiles = ceil(K / BK): the last may be partial */
+    /* Beside `stages`, which every thread reads first: the producer reads these before each tile's
+     * loads.  At the struct's end, in a constant line nothing else reads, 1024^3 ran 1.3% slower than
+     * with the pair's count an immediate; here 0.5% (session 20). */
+    uint32_t stage_tx;                 /* a stage's bytes, A's box cut to M (config_prepare) */
+    uint32_t a_loaders;                /* ranks that load a half of A: 1 when M fits in rank 0's */
     cluster_sched sched;               /* cluster tiles; rank r of a cluster takes tile r */
     uint16_t walk_start[CLUSTER_PROBE_MAX_SMS / 2];   /* each cluster's first work index: no global load */
     stream_k_params sk;                /* the plan; per launch: workspace and epoch */
     int use_tma_store;                 /* 1: N % 8 == 0 (16-byte D rows), 0: masked stores */
     trace_ctx trace;                   /* tracing off unless --trace (recs == NULL) */
     int plant_bug;                     /* DEBUG builds: --plant-bug, else 0 */
-    uint32_t stage_tx;                 /* a CTA alone: its stage's bytes, A's box cut to M (config_prepare) */
 } kernel_params;
 
 /* This cluster's unit: its place in the placement's walk order.  Re-read
@@ -364,7 +369,7 @@ static __device__ __forceinline__ void tma_load_box(uint32_t dst, const CUtensor
     else tma_load_2d(dst, map, k, row, bar);
 }
 
-template <int WG_M_BLOCKS, int BN, int TILE_WGS>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS, int LOAD_A>   /* LOAD_A: producer_load_tiles says */
 static __device__ __forceinline__ void producer_load_tile(const kernel_params *P, producer_ctx *pc,
                                                           const work_unit *u)
 {
@@ -381,19 +386,21 @@ static __device__ __forceinline__ void producer_load_tile(const kernel_params *P
          * elements and counts them like the others.  Counting only
          * in-bounds bytes would leave the tx-count above 0 forever.
          * Announcing before issuing is CUTLASS's order; the reverse is
-         * also legal (tx-count may go negative within a phase).  A CTA
-         * alone with M under its 64 rows asks for fewer rows of A, and
-         * announces that box (stage_tx: config_prepare says why). */
+         * also legal (tx-count may go negative within a phase).  With M
+         * under the rows of A a CTA loads, it asks for fewer, and a pair's
+         * rank 1 for none; each CTA announces what it will receive
+         * (stage_tx, a_loaders: config_prepare says why). */
         uint64_t *bar = &sm->full[write_state->index];
 #ifdef COURSE_DEBUG
         if (!(PLANTED(pc->plant_bug, BUG_SKIP_COMMIT) && pc->loads == 1))
 #endif
-            mbar_arrive_expect_tx(bar, CLUSTER_SIZE == 1 ? P->stage_tx : STAGE_BYTES);
+            mbar_arrive_expect_tx(bar, P->stage_tx);
         /* Coordinates innermost first: {k, row}.  Our half of A, into the
          * same offset of both CTAs' slot; each one's full barrier counts it. */
         const uint32_t ra = SHARE_B ? 0 : pc->rank, rb = SHARE_B ? pc->rank : 0;   /* the other box is ours alone */
-        tma_load_box<!SHARE_B && CLUSTER_SIZE == 2>(sm->a + write_state->index * A_STAGE_BYTES + ra * A_HALF_BYTES, &P->map_a,
-                               kt * BK, u->tile_m * BM + (int)ra * A_HALF_ROWS, smem_u32(bar));
+        if (LOAD_A)
+            tma_load_box<!SHARE_B && CLUSTER_SIZE == 2>(sm->a + write_state->index * A_STAGE_BYTES + ra * A_HALF_BYTES, &P->map_a,
+                                   kt * BK, u->tile_m * BM + (int)ra * A_HALF_ROWS, smem_u32(bar));
         tma_load_box<SHARE_B && CLUSTER_SIZE == 2>(sm->b + write_state->index * B_STAGE_BYTES + rb * B_HALF_BYTES, &P->map_b,
                               kt * BK, u->tile_n * BN + (int)rb * B_HALF_ROWS, smem_u32(bar));
         CLOCK_SPAN(pc->clk, 1, TP_PRODUCER_LOAD, pc->loads);
@@ -409,9 +416,14 @@ static __device__ __forceinline__ void producer_load_tiles(const kernel_params *
 #ifdef COURSE_DEBUG
     if (PLANTED(pc->plant_bug, BUG_PRODUCER_PHASE0)) pc->write_state.phase = 0;   /* the classic: first acquire never passes */
 #endif
+    /* A pair's rank 1 loads no A where M fits in rank 0's half (config_prepare): a loop without that
+     * box, not a test in the loop (there, its address arithmetic sank under the test, after the slot's
+     * wait: 512^3 read 1% slower, session 20). */
+    const int load_a = CLUSTER_SIZE == 1 || SHARE_B || pc->rank < P->a_loaders;
     for (work_walk w = walk_start(P); walk_valid(P, &w); walk_next(P, &w)) {
         const work_unit u = walk_unit(P, &w);
-        producer_load_tile<WG_M_BLOCKS, BN, TILE_WGS>(P, pc, &u);
+        if (load_a) producer_load_tile<WG_M_BLOCKS, BN, TILE_WGS, 1>(P, pc, &u);
+        else producer_load_tile<WG_M_BLOCKS, BN, TILE_WGS, 0>(P, pc, &u);
     }
     /* Producer tail: acquire every slot once more, i.e. wait until both
      * CTAs' consumers have released all of them.  Then no remote arrive and
@@ -873,13 +885,16 @@ static step_plan *config_prepare(const gemm_operands *op, const menu_config *m, 
     const int TILE_WGS = m->c.tile_wgs, WG_M_BLOCKS = m->c.bm / 64 / TILE_WGS, BN = m->c.bn;   /* for BM, ... */
     step_plan *p = (step_plan *)gemm_plan_alloc(sizeof *p, STEP_ID);
     kernel_params *P = &p->P;
-    /* A CTA alone (64x64) with M < 64 asks for M rows of A rounded up to a swizzle atom (8), not 64:
-     * rows past M cost TMA time though they bring zeros (8 x 8192 x 28672: 56% of DRAM's peak, 0.65 of
-     * cuBLAS; 1.03 with the cut, NOTES.md "Session 19").  The slot's rows past them keep old bytes; the
-     * MMAs make accumulator rows past M from them, and no store writes those rows. */
-    const int a_rows = CLUSTER_SIZE == 1 && op->m < A_HALF_ROWS ? (op->m + 7) / 8 * 8 : A_HALF_ROWS;
+    /* Where M fits in the rows of A that rank 0 loads (a CTA alone: 64; a pair sharing A: its half),
+     * rank 0 asks for M's rows rounded up to a swizzle atom (8) and a pair's rank 1 loads no A: rows
+     * past M cost TMA time though they bring zeros (64x64 at 8 x 8192 x 28672: 56% of DRAM's peak,
+     * 0.65 of cuBLAS; 1.03 with the cut, NOTES.md "Session 19"; pairs since session 20).  The slot's
+     * rows past them keep old bytes; the MMAs make accumulator rows past M from them, and no store
+     * writes those rows.  Each CTA still receives rank 0's box through the multicast. */
+    const int cut = !SHARE_B && op->m <= A_HALF_ROWS, a_rows = cut ? (op->m + 7) / 8 * 8 : A_HALF_ROWS;
     gemm_encode_ab(&P->map_a, &P->map_b, op, a_rows, B_HALF_ROWS, BK);   /* the boxes each CTA loads */
-    P->stage_tx = STAGE_BYTES - (uint32_t)(A_HALF_ROWS - a_rows) * BK * 2;
+    P->a_loaders = cut ? 1 : CLUSTER_SIZE;
+    P->stage_tx = STAGE_BYTES - (uint32_t)(A_HALF_ROWS * CLUSTER_SIZE - a_rows * P->a_loaders) * BK * 2;
     P->use_tma_store = gemm_encode_d(&P->map_d, op, EPI_ROWS, EPI_COLS);
     P->D = op->d;
     P->M = op->m;

@@ -46,6 +46,7 @@
 #   SANITIZE_STEPS="01 02 03"  only those steps' rows
 #   SANITIZE_EXTRAS=0          leave out the control and the planted bugs
 #   SANITIZE_APPEND=1          append the rows to OUT_MD instead of starting it
+#   SANITIZE_ROWS=TEXT         only the runs whose arguments contain TEXT (grep's pattern)
 # e.g. SANITIZE_STEPS="01 02 03 04 05 06" SANITIZE_EXTRAS=0 sh tests/sanitize.sh build OUT,
 # then SANITIZE_STEPS="07 08 09" SANITIZE_APPEND=1 sh tests/sanitize.sh build OUT.
 set -u
@@ -122,7 +123,10 @@ args_of() {
             echo "--m 1 --n 4096 --k 4096 --no-cache"
             echo "--m 8 --n 14336 --k 4096 --no-cache"
             # 64x64's A box cut to M's 8 rows, streamed: the slot's other rows are never written
-            echo "--m 8 --n 4096 --k 1024 --mode sk --config 64x64 --no-cache" ;;
+            echo "--m 8 --n 4096 --k 1024 --mode sk --config 64x64 --no-cache"
+            # a pair's A where M fits in rank 0's half: rank 0's box cut to M, rank 1 loads none
+            echo "--m 8 --n 4096 --k 1024 --mode sk --config 64x128 --no-cache"
+            echo "--m 40 --n 4096 --k 1024 --mode dp --config 128x128 --no-cache" ;;
         *) echo "--m 4096 --n 4096 --k 128"; echo "--m 1024 --n 1024 --k 2048" ;;
     esac
 }
@@ -207,7 +211,7 @@ for bin in "$BUILD"/step[0-9]*; do
         echo "| $name | – | none found | – | – | – | – |" >>"$OUT"; continue
     fi
     n=0
-    args_of "$s" >"$LOGS/.args"
+    args_of "$s" | grep -e "${SANITIZE_ROWS:-}" >"$LOGS/.args"
     while read -r a; do
         n=$((n + 1))
         args="$a --iters $ITERS --warmup 0"

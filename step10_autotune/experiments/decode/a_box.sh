@@ -7,7 +7,8 @@
 # (64x64: no multicast halves) can ask for fewer: rows rounded up to 8 (one 128-byte swizzle atom), the
 # box's bytes announced at run time (kernel_params.stage_tx).  The tree does that since this experiment
 # (kernel.cu, config_prepare); its first run patched the cut into the tree before it (logs/a_box/:
-# "abox" there is the cut, "step10_autotune" the full box).
+# "abox" there is the cut, "step10_autotune" the full box).  Since session 20 the tree cuts a pair's
+# A too (pair_cut.sh); the full box here is the full box for every configuration.
 #
 # Builds the tree (BUILD/step10_autotune) and the tree with the full box again (BUILD/fullbox/), then
 # checks 64x64 and 64x128 at odd shapes and 64x64 in every plan at M = 1, 8, 33 and 63 against cuBLAS
@@ -22,8 +23,8 @@ mkdir -p "$OUT" "$BUILD"
 if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step10 BUILD="$BUILD" || exit 1
   variant_patch_py "$BUILD" fullbox <<'PY'
-edit("    const int a_rows = CLUSTER_SIZE == 1 && op->m < A_HALF_ROWS ? (op->m + 7) / 8 * 8 : A_HALF_ROWS;\n",
-     "    const int a_rows = A_HALF_ROWS;   /* experiment: the full box, rows past M too */\n")
+edit("    const int cut = !SHARE_B && op->m <= A_HALF_ROWS, a_rows = cut ? (op->m + 7) / 8 * 8 : A_HALF_ROWS;\n",
+     "    const int cut = 0, a_rows = A_HALF_ROWS;   /* experiment: the full box, rows past M too */\n")
 PY
 fi
 variant_need_gpu a_box "$BUILD/fullbox/step10_autotune"

@@ -14,13 +14,16 @@
 #   share   the same over ../share_shapes.txt (committed before the mainloop's share above the floor
 #           ran); old_picks.py judges e8e4254's picks on its logs
 #   boxrows tune_sweep.sh over ../box_rows_shapes.txt with the tree's binary, model_vs_sweep.py (the
-#           tree's model), and old_picks.py with the picks of box_rows.py's chooser.h (a CTA alone's A
-#           rows counted as the kernel loads them, M's rounded to 8): which model picks better
+#           tree's model: a CTA alone's A rows counted as the kernel loads them, M's rounded to 8, since
+#           session 20), and old_picks.py with the picks of box_rows.py's chooser.h (the model before
+#           it, 64 rows): which model picks better
+#   pairrows the same over ../pair_rows_shapes.txt, with pair_rows.py's chooser.h as the variant (a pair's
+#           A counted as the kernel loads it since session 20: rank 0's rows cut to M, rank 1's none)
 # ncu_dram.sh (beside this) looks at DRAM's share of its peak for 64x64 and 64x128 at two of the misses.
 # BUILD holds step10_autotune built from this tree (make step10 BUILD=...; PREBUILT=1 skips it).
 # Exits 3 without a GPU.  Logs in OUT.
 set -u
-BUILD=${1:?usage: run.sh BUILD OUT [sweep|checks|ncu|waves|share|boxrows|all]}; OUT=${2:?usage: run.sh BUILD OUT [sweep|checks|ncu|waves|share|boxrows|all]}
+BUILD=${1:?usage: run.sh BUILD OUT [sweep|checks|ncu|waves|share|boxrows|pairrows|all]}; OUT=${2:?usage: run.sh BUILD OUT [sweep|checks|ncu|waves|share|boxrows|pairrows|all]}
 PART=${3:-all}
 HERE=$(dirname "$0")
 LIST=$HERE/../decode_shapes.txt
@@ -83,4 +86,14 @@ if [ "$PART" = boxrows ] || [ "$PART" = all ]; then
     "$BUILD/boxrows/picks" $(cat "$OUT/devinfo.txt") | awk 'NF >= 10 { print $1, $2, $3, $9 }' |
     python3 "$HERE/old_picks.py" "$OUT/tune_box_rows" > "$OUT/old_picks_box_rows.txt"
   echo "boxrows, the model before it (64 rows): $(tail -n 1 "$OUT/old_picks_box_rows.txt")"
+fi
+if [ "$PART" = pairrows ] || [ "$PART" = all ]; then
+  mkdir -p "$BUILD/pairrows"
+  python3 "$HERE/pair_rows.py" step10_autotune/chooser.h "$BUILD/pairrows/chooser.h" || exit 1
+  nvcc -O2 -I"$BUILD/pairrows" -Icommon -Istep10_autotune "$HERE/../sk_cap/picks.c" -o "$BUILD/pairrows/picks" || exit 1
+  sweep "pairrows, the tree's model" pair_rows "$HERE/../pair_rows_shapes.txt"
+  grep -v '^#' "$HERE/../pair_rows_shapes.txt" | awk 'NF >= 3 { print $1, $2, $3 }' |
+    "$BUILD/pairrows/picks" $(cat "$OUT/devinfo.txt") | awk 'NF >= 10 { print $1, $2, $3, $9 }' |
+    python3 "$HERE/old_picks.py" "$OUT/tune_pair_rows" > "$OUT/variant_picks_pair_rows.txt"
+  echo "pairrows, the variant's: $(tail -n 1 "$OUT/variant_picks_pair_rows.txt")"
 fi

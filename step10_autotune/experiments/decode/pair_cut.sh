@@ -1,0 +1,63 @@
+#!/bin/sh
+# decode/pair_cut.sh BUILD OUT [checks|rounds|level]: does a pair lose its decode shapes to A's padding rows, as 64x64 did
+# (a_box.sh, session 19)?  Session 20.
+#
+# A pair along N shares its A box: each CTA loads half of BM's rows and multicasts them.  At M = 8 with
+# 64x128, rank 0 asked for 32 rows of which 24 lie past M and rank 1 for 32 all past M; ncu read 67% of
+# DRAM's peak at 8 x 4096 x 14336 against 78% at M = 64 (logs/ncu_dram_why.txt).  Since this experiment
+# the tree (kernel.cu, config_prepare) has rank 0 ask for M's rows rounded up to 8 and rank 1 for none
+# wherever M fits in rank 0's half (kernel_params.a_loaders, stage_tx).  This script builds the tree
+# (BUILD/step10_autotune) and the tree with the pairs' halves whole again (BUILD/halfbox/: 64x64 still
+# cut, as since c36827a), checks every pair configuration at shapes where the cut applies and where it
+# just does not (M = 1, 8, 25, 32, 33, 63, 64; edges in N; one k-tile) and the odd shapes of
+# variant_checks against cuBLAS with the tree's build, then 3 rotated rounds of both builds: 64x128 and
+# 128x128 forced to dp, and the model's pick, at decode shapes.  With BEFORE=BIN (a build of the tree
+# before the cut: ef1c92a), 3 rotated rounds of it and the tree at shapes the cut does not touch: the
+# same speed is the claim there.  A third argument runs that part alone (default: all three).
+# PREBUILT=1 skips nvcc.  Exits 3 without a GPU.
+set -u
+BUILD=${1:?usage: pair_cut.sh BUILD OUT [checks|rounds|level]}; OUT=${2:?usage: pair_cut.sh BUILD OUT [checks|rounds|level]}
+PART=${3:-all}
+HERE=$(dirname "$0")
+mkdir -p "$OUT" "$BUILD"
+. "$HERE/../variant.sh"
+if [ "${PREBUILT:-0}" != 1 ]; then
+  make -s step10 BUILD="$BUILD" || exit 1
+  variant_patch_py "$BUILD" halfbox <<'PY'
+edit("    const int cut = !SHARE_B && op->m <= A_HALF_ROWS, a_rows = cut ? (op->m + 7) / 8 * 8 : A_HALF_ROWS;\n",
+     "    const int cut = CLUSTER_SIZE == 1 && op->m <= A_HALF_ROWS, a_rows = cut ? (op->m + 7) / 8 * 8 : A_HALF_ROWS;   /* experiment */\n")
+PY
+fi
+variant_need_gpu pair_cut "$BUILD/halfbox/step10_autotune"
+variant_gpu_info "$BUILD" "$OUT"
+if [ "$PART" = checks ] || [ "$PART" = all ]; then
+  : > "$OUT/checks.txt"
+  variant_checks "$BUILD/step10_autotune" "$OUT/checks.txt" 64x64 64x128 128x128 128x192 128x256c
+  for sh in 1x4097x4096 8x6144x1032 24x4100x264 25x520x64 32x1000x4096 33x4096x520 40x1001x136 63x300x8192 64x4104x136; do
+    m=${sh%%x*}; r=${sh#*x}; n=${r%%x*}; k=${r#*x}
+    exact=""; [ "$k" -le 256 ] && exact=--exact
+    for c in 64x128 128x128 128x192; do
+      for mode in dp sk cap auto; do
+        out=$(timeout 60 "$BUILD/step10_autotune" --m "$m" --n "$n" --k "$k" --no-cache --config $c --mode $mode $exact 2>&1)
+        echo "check $sh $c/$mode rc=$? $(echo "$out" | grep -h 'check' | head -1 | sed 's/.*| check/check/')" >> "$OUT/checks.txt"
+      done
+    done
+  done
+  echo "checks ok: $(grep -c 'check ok' "$OUT/checks.txt") of $(grep -c '' "$OUT/checks.txt")"
+fi
+if [ "$PART" = rounds ] || [ "$PART" = all ]; then
+  : > "$OUT/rounds.txt"
+  S="1x14336x4096 8x28672x4096 8x4096x14336 16x65536x2048 24x6144x8192 32x11008x14336"
+  variant_rotated_rounds "$OUT/rounds.txt" 3 "$BUILD" "$S" \
+    "halfbox/step10_autotune --no-cache --config 64x128 --mode dp" "step10_autotune --no-cache --config 64x128 --mode dp" \
+    "halfbox/step10_autotune --no-cache --config 128x128 --mode dp" "step10_autotune --no-cache --config 128x128 --mode dp" \
+    "halfbox/step10_autotune --no-cache" "step10_autotune --no-cache"
+  variant_rounds_summary "$OUT/rounds.txt" "$OUT/summary.txt"
+fi
+if [ -n "${BEFORE:-}" ] && { [ "$PART" = level ] || [ "$PART" = all ]; }; then
+  mkdir -p "$BUILD/before" && cp "$BEFORE" "$BUILD/before/step10_autotune" || exit 1
+  : > "$OUT/level_rounds.txt"
+  variant_rotated_rounds "$OUT/level_rounds.txt" 3 "$BUILD" "512x512x512 1024x1024x1024 2048x2048x2048 4096x4096x4096 512x4096x4096 64x4096x4096" \
+    "before/step10_autotune --no-cache" "step10_autotune --no-cache"
+  variant_rounds_summary "$OUT/level_rounds.txt" "$OUT/level_summary.txt"
+fi
