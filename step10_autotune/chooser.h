@@ -73,13 +73,16 @@ typedef struct {
     double kt_us, t_mma_us, t_dram_us, t_us;   /* k-tile time; mainloop; DRAM floor; total */
 } chooser_estimate;
 
-/* Rows of A and B one CTA loads per k-tile.  A CTA alone (64x64) with M under its 64 rows asks TMA for M's
- * rows rounded up to 8 (kernel.cu's config_prepare, c36827a).  Counted as 64, they had the model pick 64x128
- * at 16 shapes of experiments/box_rows_shapes.txt; 64x64 measured within 3% of the best at all 16, 64x128 at
- * none (NOTES.md, "Session 20"). */
+/* Rows of A and B one CTA loads per k-tile, on average over its cluster.  Where M fits in the rows of A
+ * that rank 0 loads (a CTA alone, 64x64: 64; a pair: its half), rank 0 asks TMA for M's rows rounded up to
+ * 8 and a pair's rank 1 for none (kernel.cu's config_prepare: 64x64 since c36827a, pairs since session 20).
+ * Judged on lists drawn before their runs (NOTES.md, "Session 20"): 64x64's rows counted as 64 had the
+ * model pick 64x128 at 16 shapes of experiments/box_rows_shapes.txt, within 3% of the best at none of them
+ * (64x64 at all 16); with the pairs cut too, the pairs counted whole had it pick 64x64 at 16 shapes of
+ * pair_rows_shapes.txt, within 3% at 12 (64x128 at all 16). */
 SCHED_FN double chooser_box_rows(const chooser_config *c, int M)
 {
-    if (c->cluster == 1 && c->tile_wgs == 1 && M < c->bm) return (M + 7) / 8 * 8 + c->bn;   /* A cut to M; B */
+    if (c->tile_wgs == 1 && M <= c->bm / c->cluster) return (M + 7) / 8 * 8 / (double)c->cluster + c->bn;   /* A cut to M; B */
     return c->tile_wgs > 1 ? c->bm + (double)c->bn / c->cluster : (double)c->bm / c->cluster + c->bn;   /* B; A */
 }
 

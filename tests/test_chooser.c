@@ -101,13 +101,17 @@ START_TEST(test_chooser_pick_and_reasons)
     chooser_estimate a64 = chooser_estimate_of(1024, 1024, 1024, menu, 0, &h100, SK_MODE_DP);
     ck_assert_int_eq(a64.cluster_tiles, a64.tiles);
     ck_assert(fabs(a64.bytes_per_mac - (64 + 64) * 2.0 / (64 * 64)) < 1e-12);
-    /* ... except under 64 rows of M, where it asks for M's rounded up to 8 (kernel.cu, c36827a); a pair's
-     * halves stay whole.  Counted as 64, the model picked 64x128 at 8 x 65536 x 8192, where 64x64/dp
-     * measured the best and 64x128/dp 0.93 of it (H200, session 20) */
+    /* ... except under 64 rows of M, where it asks for M's rounded up to 8 (kernel.cu, c36827a); a pair
+     * where M fits in rank 0's half likewise, and its rank 1 loads no A (session 20): a CTA of the pair
+     * half of rank 0's rows on average.  Past the half, the halves stay whole */
     ck_assert(fabs(chooser_estimate_of(8, 65536, 8192, menu, 0, &h100, SK_MODE_DP).bytes_per_mac -
                    (8 + 64) * 2.0 / (64 * 64)) < 1e-12);
     ck_assert(fabs(chooser_estimate_of(8, 65536, 8192, menu, 1, &h100, SK_MODE_DP).bytes_per_mac -
+                   (8 / 2 + 128) * 2.0 / (64 * 128)) < 1e-12);
+    ck_assert(fabs(chooser_estimate_of(40, 65536, 8192, menu, 1, &h100, SK_MODE_DP).bytes_per_mac -
                    (32 + 128) * 2.0 / (64 * 128)) < 1e-12);
+    ck_assert(fabs(chooser_estimate_of(40, 65536, 8192, menu, 2, &h100, SK_MODE_DP).bytes_per_mac -
+                   (40 / 2 + 128) * 2.0 / (128 * 128)) < 1e-12);
     /* 64 x 64 where 64 x 128 leaves most clusters idle (512^3: 16 cluster tiles of 66), and not
      * once its own tiles pass a wave (768^3: 144 on 132 SMs, alone) */
     chooser_estimate p[CHOOSER_MAX_CANDIDATES];
@@ -187,8 +191,10 @@ START_TEST(test_chooser_pick_and_reasons)
     chooser_estimate all[CHOOSER_MAX_CANDIDATES];
     const int na = chooser_candidates(32, 128256, 4096, menu, 5, -1, SK_MODE_AUTO, &h100, all);
     ck_assert_int_eq(all[chooser_pick(all, na)].config, 1);
-    const int n8 = chooser_candidates(8, 65536, 8192, menu, 5, -1, SK_MODE_AUTO, &h100, all);
-    ck_assert_str_eq(menu[all[chooser_pick(all, n8)].config].name, "64x64");
+    /* and with both cuts priced, 64x128 at 4 x 28672 x 3584: measured the best there, 64x64/dp 0.94 of it
+     * (H200, session 20), which the model picked with the pair counted whole */
+    const int n4 = chooser_candidates(4, 28672, 3584, menu, 5, -1, SK_MODE_AUTO, &h100, all);
+    ck_assert_str_eq(menu[all[chooser_pick(all, n4)].config].name, "64x128");
 }
 END_TEST
 

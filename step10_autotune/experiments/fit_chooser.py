@@ -80,9 +80,11 @@ def feats(r):
     # and bm + bn for a CTA alone (64x64 since 78cfd39; logs/menu5 ran it in pairs)
     rows=32*round(r.get('bpm',(bm/2+bn)*2/(bm*bn))*bm*bn/2/32)
     cl=1 if rows==bm+bn else 2
-    # a CTA alone with M under its rows loads M's rounded to 8 (c36827a), and logs since session 20 say so
-    cut=(M+7)//8*8+bn
-    if c=='64x64' and M<bm and abs(r.get('bpm',0)-cut*2/(bm*bn))<5e-4: rows,cl=cut,1
+    # where M fits in rank 0's rows of A, rank 0 loads M's rounded to 8 and a pair's rank 1 none (64x64
+    # since c36827a, pairs since session 20), and logs since session 20 say so in B/MAC
+    for n_cl in (1, 2):
+        cut=(M+7)//8*8/n_cl+bn
+        if c!='128x256c' and M<=bm//n_cl and abs(r.get('bpm',0)-cut*2/(bm*bn))<5e-4: rows,cl=cut,n_cl
     along_m=cl==2 and rows==bm+bn//2!=bm//2+bn
     tm=ceil(M,bm); tn=ceil(N,bn); ct=tm*tn if cl==1 else ceil(tm,2)*tn if along_m else tm*ceil(tn,2)
     busy=(min(ct,132//cl) if p=='dp' else 132//cl)*cl

@@ -17,8 +17,9 @@
 #           tree's model: a CTA alone's A rows counted as the kernel loads them, M's rounded to 8, since
 #           session 20), and old_picks.py with the picks of box_rows.py's chooser.h (the model before
 #           it, 64 rows): which model picks better
-#   pairrows the same over ../pair_rows_shapes.txt, with pair_rows.py's chooser.h as the variant (a pair's
-#           A counted as the kernel loads it since session 20: rank 0's rows cut to M, rank 1's none)
+#   pairrows the same over ../pair_rows_shapes.txt: the tree's model (a pair's A counted as the kernel
+#           loads it since session 20: rank 0's rows cut to M, rank 1's none) and pair_rows.py's (the
+#           model before it, the pair's halves whole)
 # ncu_dram.sh (beside this) looks at DRAM's share of its peak for 64x64 and 64x128 at two of the misses.
 # BUILD holds step10_autotune built from this tree (make step10 BUILD=...; PREBUILT=1 skips it).
 # Exits 3 without a GPU.  Logs in OUT.
@@ -94,6 +95,6 @@ if [ "$PART" = pairrows ] || [ "$PART" = all ]; then
   sweep "pairrows, the tree's model" pair_rows "$HERE/../pair_rows_shapes.txt"
   grep -v '^#' "$HERE/../pair_rows_shapes.txt" | awk 'NF >= 3 { print $1, $2, $3 }' |
     "$BUILD/pairrows/picks" $(cat "$OUT/devinfo.txt") | awk 'NF >= 10 { print $1, $2, $3, $9 }' |
-    python3 "$HERE/old_picks.py" "$OUT/tune_pair_rows" > "$OUT/variant_picks_pair_rows.txt"
-  echo "pairrows, the variant's: $(tail -n 1 "$OUT/variant_picks_pair_rows.txt")"
+    python3 "$HERE/old_picks.py" "$OUT/tune_pair_rows" > "$OUT/old_picks_pair_rows.txt"
+  echo "pairrows, the model before it (pairs whole): $(tail -n 1 "$OUT/old_picks_pair_rows.txt")"
 fi
