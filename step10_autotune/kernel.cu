@@ -223,9 +223,10 @@ typedef struct {
     CUtensorMap map_a, map_b, map_d;   /* map_d: zeros unless use_tma_store */
     __nv_bfloat16 *D;                  /* for the masked stores when N % 8 != 0 */
     int M, N, k_tiles, stages;         /* k_tiles = ceil(K / BK): the last may be partial */
-    /* Beside `stages`, which every thread reads first: the producer reads these before each tile's
-     * loads.  At the struct's end, in a constant line nothing else reads, 1024^3 ran 1.3% slower than
-     * with the pair's count an immediate; here 0.5% (session 20). */
+    /* Beside `stages`, which every thread reads first, not at the struct's end in a constant line
+     * nothing else reads: the producer reads these before each tile's loads.  Against the kernel
+     * before (the pair's count an immediate), 1024^3 read 1.4% behind with them at the end and 0.8%
+     * here (medians of 3, one call each, session 20). */
     uint32_t stage_tx;                 /* a stage's bytes, A's box cut to M (config_prepare) */
     uint32_t a_loaders;                /* ranks that load a half of A: 1 when M fits in rank 0's */
     cluster_sched sched;               /* cluster tiles; rank r of a cluster takes tile r */
