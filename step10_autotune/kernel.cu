@@ -228,7 +228,7 @@ typedef struct {
      * before (the pair's count an immediate), 1024^3 read 1.4% behind with them at the end and 0.8%
      * here (medians of 3, one call each, session 20). */
     uint32_t stage_tx;                 /* a stage's bytes, A's box cut to M (config_prepare) */
-    uint32_t a_loaders;                /* ranks that load a half of A: 1 when M fits in rank 0's */
+    uint32_t a_loaders;                /* ranks of a pair along N loading their half of A: 1 when M fits in rank 0's */
     cluster_sched sched;               /* cluster tiles; rank r of a cluster takes tile r */
     uint16_t walk_start[CLUSTER_PROBE_MAX_SMS / 2];   /* each cluster's first work index: no global load */
     stream_k_params sk;                /* the plan; per launch: workspace and epoch */
@@ -895,7 +895,7 @@ static step_plan *config_prepare(const gemm_operands *op, const menu_config *m, 
     const int cut = !SHARE_B && op->m <= A_HALF_ROWS, a_rows = cut ? (op->m + 7) / 8 * 8 : A_HALF_ROWS;
     gemm_encode_ab(&P->map_a, &P->map_b, op, a_rows, B_HALF_ROWS, BK);   /* the boxes each CTA loads */
     P->a_loaders = cut ? 1 : CLUSTER_SIZE;
-    P->stage_tx = STAGE_BYTES - (uint32_t)(A_HALF_ROWS * CLUSTER_SIZE - a_rows * P->a_loaders) * BK * 2;
+    P->stage_tx = cut ? B_STAGE_BYTES + (uint32_t)a_rows * BK * 2 : STAGE_BYTES;   /* rank 0's rows of A, our B */
     P->use_tma_store = gemm_encode_d(&P->map_d, op, EPI_ROWS, EPI_COLS);
     P->D = op->d;
     P->M = op->m;

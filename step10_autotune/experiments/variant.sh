@@ -63,19 +63,26 @@ CU
     nvcc -o "$1/devinfo" "$1/devinfo.cu" && "$1/devinfo" > "$2/devinfo.txt"
 }
 
-# variant_checks BIN LOG CONFIG...: every CONFIG with both plans at odd shapes (edges in M,
-# N and K; a K of one k-tile; a padding tile past M for pairs along M), checked against
-# cuBLAS, bit for bit (--exact) where K <= 256; one line per run appended to LOG.
-variant_checks() {
-    local bin=$1 log=$2 sh m n k r exact c mode out; shift 2
-    for sh in 77x200x136 130x66x8 513x4097x200 1000x1000x1000 1100x4096x4168; do
+# variant_check_grid BIN LOG "SHAPES" "MODES" CONFIG...: every CONFIG in every plan of MODES at
+# every shape (MxNxK), checked against cuBLAS, bit for bit (--exact) where K <= 256; one line per
+# run appended to LOG: "check SHAPE CONFIG/MODE rc=<exit code> <the harness's check line>".
+variant_check_grid() {
+    local bin=$1 log=$2 shapes=$3 modes=$4 sh m n k r exact c mode out; shift 4
+    for sh in $shapes; do
         m=${sh%%x*}; r=${sh#*x}; n=${r%%x*}; k=${r#*x}
         exact=""; [ "$k" -le 256 ] && exact=--exact
-        for c in "$@"; do for mode in dp sk; do
+        for c in "$@"; do for mode in $modes; do
             out=$(timeout 60 "$bin" --m "$m" --n "$n" --k "$k" --no-cache --config "$c" --mode $mode $exact 2>&1)
             echo "check $sh $c/$mode rc=$? $(echo "$out" | grep -h 'check' | head -1 | sed 's/.*| check/check/')" >> "$log"
         done; done
     done
+}
+
+# variant_checks BIN LOG CONFIG...: every CONFIG with both plans at odd shapes (edges in M,
+# N and K; a K of one k-tile; a padding tile past M for pairs along M).
+variant_checks() {
+    local bin=$1 log=$2; shift 2
+    variant_check_grid "$bin" "$log" "77x200x136 130x66x8 513x4097x200 1000x1000x1000 1100x4096x4168" "dp sk" "$@"
 }
 
 # variant_no_cluster NAME IN OUT: IN (the kernel.cu of step 08, 09 or 10) with clusters of

@@ -29,13 +29,8 @@ PY
 fi
 variant_need_gpu a_box "$BUILD/fullbox/step10_autotune"
 variant_checks "$BUILD/step10_autotune" "$OUT/checks.txt" 64x64 64x128
-for sh in 1x4096x4096 8x6144x1032 33x520x4096 63x300x8192; do
-  m=${sh%%x*}; r=${sh#*x}; n=${r%%x*}; k=${r#*x}
-  for mode in dp sk cap auto; do
-    out=$(timeout 60 "$BUILD/step10_autotune" --m "$m" --n "$n" --k "$k" --no-cache --config 64x64 --mode $mode 2>&1)
-    echo "check $sh 64x64/$mode rc=$? $(echo "$out" | grep -h 'check' | head -1 | sed 's/.*| check/check/')" >> "$OUT/checks.txt"
-  done
-done
+variant_check_grid "$BUILD/step10_autotune" "$OUT/checks.txt" "1x4096x4096 8x6144x1032 33x520x4096 63x300x8192" \
+  "dp sk cap auto" 64x64
 echo "checks ok: $(grep -c 'check ok' "$OUT/checks.txt") of $(grep -c '' "$OUT/checks.txt")"
 : > "$OUT/rounds.txt"
 S="8x8192x28672 32x8192x8192 16x4096x4096 8x6144x4096 1x14336x4096 32x4096x14336"

@@ -33,16 +33,9 @@ variant_gpu_info "$BUILD" "$OUT"
 if [ "$PART" = checks ] || [ "$PART" = all ]; then
   : > "$OUT/checks.txt"
   variant_checks "$BUILD/step10_autotune" "$OUT/checks.txt" 64x64 64x128 128x128 128x192 128x256c
-  for sh in 1x4097x4096 8x6144x1032 24x4100x264 25x520x64 32x1000x4096 33x4096x520 40x1001x136 63x300x8192 64x4104x136; do
-    m=${sh%%x*}; r=${sh#*x}; n=${r%%x*}; k=${r#*x}
-    exact=""; [ "$k" -le 256 ] && exact=--exact
-    for c in 64x128 128x128 128x192; do
-      for mode in dp sk cap auto; do
-        out=$(timeout 60 "$BUILD/step10_autotune" --m "$m" --n "$n" --k "$k" --no-cache --config $c --mode $mode $exact 2>&1)
-        echo "check $sh $c/$mode rc=$? $(echo "$out" | grep -h 'check' | head -1 | sed 's/.*| check/check/')" >> "$OUT/checks.txt"
-      done
-    done
-  done
+  variant_check_grid "$BUILD/step10_autotune" "$OUT/checks.txt" \
+    "1x4097x4096 8x6144x1032 24x4100x264 25x520x64 32x1000x4096 33x4096x520 40x1001x136 63x300x8192 64x4104x136" \
+    "dp sk cap auto" 64x128 128x128 128x192
   echo "checks ok: $(grep -c 'check ok' "$OUT/checks.txt") of $(grep -c '' "$OUT/checks.txt")"
 fi
 if [ "$PART" = rounds ] || [ "$PART" = all ]; then

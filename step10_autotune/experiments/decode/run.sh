@@ -48,15 +48,8 @@ if [ "$PART" = checks ] || [ "$PART" = all ]; then
     out=$(timeout 120 "$BIN" --m "$m" --n "$n" --k "$k" --no-cache 2>&1)
     echo "check ${m}x${n}x${k} model rc=$? $(echo "$out" | grep -h 'check' | head -1 | sed 's/.*| check/check/')" >> "$OUT/checks.txt"
   done
-  for sh in 1x4096x4096 8x6144x1032 63x520x4096; do
-    m=${sh%%x*}; r=${sh#*x}; n=${r%%x*}; k=${r#*x}
-    for c in 64x64 64x128 128x128 128x192 128x256c; do
-      for mode in dp cap; do
-        out=$(timeout 60 "$BIN" --m "$m" --n "$n" --k "$k" --no-cache --config $c --mode $mode 2>&1)
-        echo "check $sh $c/$mode rc=$? $(echo "$out" | grep -h 'check' | head -1 | sed 's/.*| check/check/')" >> "$OUT/checks.txt"
-      done
-    done
-  done
+  variant_check_grid "$BIN" "$OUT/checks.txt" "1x4096x4096 8x6144x1032 63x520x4096" "dp cap" \
+    64x64 64x128 128x128 128x192 128x256c
   echo "checks ok: $(grep -c 'check ok' "$OUT/checks.txt") of $(grep -c '' "$OUT/checks.txt")"
 fi
 if [ "$PART" = ncu ] || [ "$PART" = all ]; then
@@ -78,23 +71,17 @@ if [ "$PART" = ncu ] || [ "$PART" = all ]; then
 fi
 case $PART in waves|all) sweep waves dram_waves "$HERE/../dram_waves_shapes.txt" ;; esac
 case $PART in share|all) sweep share share "$HERE/../share_shapes.txt" ;; esac
-if [ "$PART" = boxrows ] || [ "$PART" = all ]; then
-  mkdir -p "$BUILD/boxrows"
-  python3 "$HERE/box_rows.py" step10_autotune/chooser.h "$BUILD/boxrows/chooser.h" || exit 1
-  nvcc -O2 -I"$BUILD/boxrows" -Icommon -Istep10_autotune "$HERE/../sk_cap/picks.c" -o "$BUILD/boxrows/picks" || exit 1
-  sweep "boxrows, the tree's model" box_rows "$HERE/../box_rows_shapes.txt"
-  grep -v '^#' "$HERE/../box_rows_shapes.txt" | awk 'NF >= 3 { print $1, $2, $3 }' |
-    "$BUILD/boxrows/picks" $(cat "$OUT/devinfo.txt") | awk 'NF >= 10 { print $1, $2, $3, $9 }' |
-    python3 "$HERE/old_picks.py" "$OUT/tune_box_rows" > "$OUT/old_picks_box_rows.txt"
-  echo "boxrows, the model before it (64 rows): $(tail -n 1 "$OUT/old_picks_box_rows.txt")"
-fi
-if [ "$PART" = pairrows ] || [ "$PART" = all ]; then
-  mkdir -p "$BUILD/pairrows"
-  python3 "$HERE/pair_rows.py" step10_autotune/chooser.h "$BUILD/pairrows/chooser.h" || exit 1
-  nvcc -O2 -I"$BUILD/pairrows" -Icommon -Istep10_autotune "$HERE/../sk_cap/picks.c" -o "$BUILD/pairrows/picks" || exit 1
-  sweep "pairrows, the tree's model" pair_rows "$HERE/../pair_rows_shapes.txt"
-  grep -v '^#' "$HERE/../pair_rows_shapes.txt" | awk 'NF >= 3 { print $1, $2, $3 }' |
-    "$BUILD/pairrows/picks" $(cat "$OUT/devinfo.txt") | awk 'NF >= 10 { print $1, $2, $3, $9 }' |
-    python3 "$HERE/old_picks.py" "$OUT/tune_pair_rows" > "$OUT/old_picks_pair_rows.txt"
-  echo "pairrows, the model before it (pairs whole): $(tail -n 1 "$OUT/old_picks_pair_rows.txt")"
-fi
+# against PART NAME LIST SCRIPT WHAT: tune_sweep.sh over LIST judged with the tree's model, and the
+# picks of SCRIPT's chooser.h (the model before the tree's: WHAT) judged by old_picks.py on the same logs
+against() {
+  mkdir -p "$BUILD/$1"
+  python3 "$HERE/$4" step10_autotune/chooser.h "$BUILD/$1/chooser.h" || exit 1
+  nvcc -O2 -I"$BUILD/$1" -Icommon -Istep10_autotune "$HERE/../sk_cap/picks.c" -o "$BUILD/$1/picks" || exit 1
+  sweep "$1, the tree's model" "$2" "$3"
+  grep -v '^#' "$3" | awk 'NF >= 3 { print $1, $2, $3 }' |
+    "$BUILD/$1/picks" $(cat "$OUT/devinfo.txt") | awk 'NF >= 10 { print $1, $2, $3, $9 }' |
+    python3 "$HERE/old_picks.py" "$OUT/tune_$2" > "$OUT/old_picks_$2.txt"
+  echo "$1, the model before it ($5): $(tail -n 1 "$OUT/old_picks_$2.txt")"
+}
+case $PART in boxrows|all) against boxrows box_rows "$HERE/../box_rows_shapes.txt" box_rows.py "64 rows" ;; esac
+case $PART in pairrows|all) against pairrows pair_rows "$HERE/../pair_rows_shapes.txt" pair_rows.py "pairs whole" ;; esac
