@@ -420,7 +420,7 @@ static __device__ __forceinline__ void producer_load_tiles(const kernel_params *
     /* A pair's rank 1 loads no A where M fits in rank 0's half (config_prepare): a loop without that
      * box, not a test in the loop (there, its address arithmetic sank under the test, after the slot's
      * wait: 512^3 read 1% slower, session 20). */
-    const int load_a = CLUSTER_SIZE == 1 || SHARE_B || pc->rank < P->a_loaders;
+    const int load_a = CLUSTER_SIZE == 1 || SHARE_B || pc->rank < P->a_loaders;   /* alone, cooperative: always */
     for (work_walk w = walk_start(P); walk_valid(P, &w); walk_next(P, &w)) {
         const work_unit u = walk_unit(P, &w);
         if (load_a) producer_load_tile<WG_M_BLOCKS, BN, TILE_WGS, 1>(P, pc, &u);

@@ -263,7 +263,7 @@ static const char *const sk_auto_cases[] = {
     "--m 100 --n 70 --k 8200",              /* sk: 1-4 tiles over every unit, 33-66 writers a tile:
                                                more than the 32 lanes that wait on their flags (step 10) */
     "--m 24 --n 4100 --k 264",              /* step 10: M fits in rank 0's half of A, every pair cuts its
-                                               box to M and rank 1 loads none (17-33 cluster tiles, N % 8 != 0) */
+                                               box to M and rank 1 loads none (11-17 cluster tiles, N % 8 != 0) */
     "--m 40 --n 1001 --k 136 --exact",      /* 128-row pairs cut (40 of 64), 64x128 not; bit for bit */
 };
 #define NUM_SK_AUTO_CASES (int)(sizeof sk_auto_cases / sizeof sk_auto_cases[0])
