@@ -285,6 +285,9 @@ typedef struct {
     uint32_t rank;                /* which half of A this CTA loads and multicasts */
     pipeline_state write_state;   /* the next slot to fill: never reset between units */
     int loads;                    /* k-tiles issued by this CTA (planted bug, trace) */
+    uint32_t stage_tx;            /* the bytes a slot receives: STAGE_BYTES, or fewer where A is cut */
+    int a_cut;                    /* a constant: 0 where a pair's halves of A are whole (the lean kernel's
+                                     default), 1 where rank 1 may load none (P->a_loaders) */
     trace_clock *clk;
     int plant_bug;
 } producer_ctx;
@@ -395,7 +398,7 @@ static __device__ __forceinline__ void producer_load_tile(const kernel_params *P
 #ifdef COURSE_DEBUG
         if (!(PLANTED(pc->plant_bug, BUG_SKIP_COMMIT) && pc->loads == 1))
 #endif
-            mbar_arrive_expect_tx(bar, P->stage_tx);
+            mbar_arrive_expect_tx(bar, pc->stage_tx);
         /* Coordinates innermost first: {k, row}.  Our half of A, into the
          * same offset of both CTAs' slot; each one's full barrier counts it. */
         const uint32_t ra = SHARE_B ? 0 : pc->rank, rb = SHARE_B ? pc->rank : 0;   /* the other box is ours alone */
@@ -419,8 +422,9 @@ static __device__ __forceinline__ void producer_load_tiles(const kernel_params *
 #endif
     /* A pair's rank 1 loads no A where M fits in rank 0's half (config_prepare): a loop without that
      * box, not a test in the loop (there, its address arithmetic sank under the test, after the slot's
-     * wait: 512^3 read 1% slower, session 20). */
-    const int load_a = CLUSTER_SIZE == 1 || SHARE_B || pc->rank < P->a_loaders;   /* alone, cooperative: always */
+     * wait: 512^3 read 1% slower, session 20).  Only the kernels for such shapes have both loops
+     * (a_cut: MENU_CONFIG says why). */
+    const int load_a = !pc->a_cut || CLUSTER_SIZE == 1 || SHARE_B || pc->rank < P->a_loaders;   /* alone, cooperative: always */
     for (work_walk w = walk_start(P); walk_valid(P, &w); walk_next(P, &w)) {
         const work_unit u = walk_unit(P, &w);
         if (load_a) producer_load_tile<WG_M_BLOCKS, BN, TILE_WGS, 1>(P, pc, &u);
@@ -722,7 +726,8 @@ static __device__ __forceinline__ void barriers_init(const smem_ring *sm, int st
  * runs has no trace code in it at all (no timer reads, no calls, no branches
  * in the k loop).  So is `lean` (pingpong_kernel_lean, further below). */
 template <int WG_M_BLOCKS, int BN, int TILE_WGS>
-static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const int traced, const int lean)
+static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const int traced, const int lean,
+                                                const int a_cut)
 {
     const smem_config layout = SMEM_CONFIG;
     const smem_ring sm = smem_ring_carve(layout, P->stages);
@@ -749,6 +754,7 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
         REGS_DEC(PRODUCER_REGS);
         if (threadIdx.x / 32 == 0 && elect_one_sync()) {
             producer_ctx pc = {.sm = &sm, .rank = rank, .write_state = pipeline_producer_start((uint32_t)P->stages),
+                               .stage_tx = a_cut || CLUSTER_SIZE == 1 ? P->stage_tx : STAGE_BYTES, .a_cut = a_cut,
                                .clk = &clk, .plant_bug = P->plant_bug};
             producer_load_tiles<WG_M_BLOCKS, BN, TILE_WGS>(P, &pc);
         }
@@ -773,7 +779,7 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
 
 /* The kernel's one parameter, the struct above, is __grid_constant__: its
  * tensor maps are read where they lie, in parameter space. */
-template <int WG_M_BLOCKS, int BN, int TILE_WGS>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS, int A_CUT>   /* A_CUT: MENU_CONFIG says */
 __global__ void __launch_bounds__(THREADS, 1) pingpong_kernel(const __grid_constant__ kernel_params P)
 {
     /* The rules that depend on the tile, checked for every configuration. */
@@ -785,7 +791,7 @@ __global__ void __launch_bounds__(THREADS, 1) pingpong_kernel(const __grid_const
     static_assert(PRODUCER_REGS >= 24 && PRODUCER_REGS % 8 == 0, "setmaxnreg: a multiple of 8, >= 24");
     static_assert(TILE_WGS == 1 || TILE_WGS == CONSUMER_WGS, "a tile is one warpgroup's, or all of theirs");
     static_assert(PARTIAL_BYTES * TILE_WGS == BM * BN * sizeof(float), "a CTA's partial: its tile in fp32");
-    gemm_cta<WG_M_BLOCKS, BN, TILE_WGS>(&P, 0, 0);
+    gemm_cta<WG_M_BLOCKS, BN, TILE_WGS>(&P, 0, 0, A_CUT);
 }
 
 /* The traced copy is a separate kernel rather than a branch inside one, so
@@ -799,7 +805,7 @@ template <int WG_M_BLOCKS, int BN, int TILE_WGS>
 __global__ void __launch_bounds__(THREADS, 1)
 pingpong_kernel_traced(const __grid_constant__ kernel_params P)
 {
-    gemm_cta<WG_M_BLOCKS, BN, TILE_WGS>(&P, 1, 0);
+    gemm_cta<WG_M_BLOCKS, BN, TILE_WGS>(&P, 1, 0, 1);
 }
 
 /* The kernel every data-parallel launch with TMA stores runs (N % 8 == 0): the
@@ -807,20 +813,20 @@ pingpong_kernel_traced(const __grid_constant__ kernel_params P)
  * where the full one has 1,992 (64x128).  After the harness's L2 flush the code
  * is in DRAM, and the code the full kernel jumps over still costs: at 1024^3 this
  * one is 0.28 us (4%) shorter (NOTES.md, "Session 14").  Traced runs trace the full one. */
-template <int WG_M_BLOCKS, int BN, int TILE_WGS>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS, int A_CUT>
 __global__ void __launch_bounds__(THREADS, 1) pingpong_kernel_lean(const __grid_constant__ kernel_params P)
 {
-    gemm_cta<WG_M_BLOCKS, BN, TILE_WGS>(&P, 0, 1);
+    gemm_cta<WG_M_BLOCKS, BN, TILE_WGS>(&P, 0, 1, A_CUT);
 }
 
 /* ---- host: step 08's plan plus the stream-K plan, and the launch --------------
  * A plan that streams launches cooperatively: every CTA resident or the
  * launch fails (an owner spins on a writer's flag, which a CTA waiting for an
  * SM would never raise).  Whole tiles launch as step 08.  A variable template: one per configuration. */
-template <int WG_M_BLOCKS, int BN, int TILE_WGS>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS, int A_CUT>
 static const gemm_launch_desc LAUNCH = {
     .step = STEP_ID,
-    .kernel = (const void *)pingpong_kernel<WG_M_BLOCKS, BN, TILE_WGS>,
+    .kernel = (const void *)pingpong_kernel<WG_M_BLOCKS, BN, TILE_WGS, A_CUT>,
     .kernel_traced = (const void *)pingpong_kernel_traced<WG_M_BLOCKS, BN, TILE_WGS>,
     .threads = THREADS,
     .smem = SMEM_CONFIG,
@@ -828,25 +834,30 @@ static const gemm_launch_desc LAUNCH = {
     .cluster = CLUSTER_SIZE,
     .cooperative = 1,   /* combines with the cluster dimension */
 };
-template <int WG_M_BLOCKS, int BN, int TILE_WGS>   /* whole tiles stored by TMA: the lean kernel, not cooperative */
-static const gemm_launch_desc LAUNCH_LEAN = {STEP_ID, (const void *)pingpong_kernel_lean<WG_M_BLOCKS, BN, TILE_WGS>,
+template <int WG_M_BLOCKS, int BN, int TILE_WGS, int A_CUT>   /* whole tiles stored by TMA: the lean kernel, not cooperative */
+static const gemm_launch_desc LAUNCH_LEAN = {STEP_ID, (const void *)pingpong_kernel_lean<WG_M_BLOCKS, BN, TILE_WGS, A_CUT>,
     (const void *)pingpong_kernel_traced<WG_M_BLOCKS, BN, TILE_WGS>, THREADS, SMEM_CONFIG, MIN_STAGES, CLUSTER_SIZE, 0};
 
 /* ---- the menu: the kernel above at five tiles (why these five: NOTES.md, "The menu") ---- */
 typedef struct {
     chooser_config c;                  /* its name, its tile (BM x BN), its k-tile time, TILE_WGS */
-    const gemm_launch_desc *launch, *lean;   /* LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>, LAUNCH_LEAN<...> */
+    const gemm_launch_desc *launch[2], *lean[2];   /* LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, A_CUT>, LAUNCH_LEAN<...>:
+                                                      [0] a pair's halves of A whole, [1] rank 1 may load none */
 } menu_config;
 
-#define MENU_CONFIG(NAME, WG_M_BLOCKS, BN, TILE_WGS, KT_US)                                            \
-    {{NAME, 64 * WG_M_BLOCKS * TILE_WGS, BN, KT_US, TILE_WGS}, &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS>,    \
-     &LAUNCH_LEAN<WG_M_BLOCKS, BN, TILE_WGS>}
+/* PAIR_CUT: 1 for a pair sharing A, whose kernels come twice: halves whole (every shape with M past
+ * rank 0's half: the bench's) and rank 1 loading no A (M within it).  One lean kernel with both
+ * producer loops read 0.5% slower at 1024^3 (H200, session 21): 176 more instructions. */
+#define MENU_CONFIG(NAME, WG_M_BLOCKS, BN, TILE_WGS, KT_US, PAIR_CUT)                                  \
+    {{NAME, 64 * WG_M_BLOCKS * TILE_WGS, BN, KT_US, TILE_WGS},                                         \
+     {&LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, 0>, &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, PAIR_CUT>},            \
+     {&LAUNCH_LEAN<WG_M_BLOCKS, BN, TILE_WGS, 0>, &LAUNCH_LEAN<WG_M_BLOCKS, BN, TILE_WGS, PAIR_CUT>}}
 static const menu_config MENU[] = {
-    MENU_CONFIG("64x64", 1, 64, 1, CHOOSER_KT_US_64x64),   /* few tiles: twice 64x128's CTAs */
-    MENU_CONFIG("64x128", 1, 128, 1, CHOOSER_KT_US_64x128),
-    MENU_CONFIG("128x128", 2, 128, 1, CHOOSER_KT_US_128x128),
-    MENU_CONFIG("128x192", 2, 192, 1, CHOOSER_KT_US_128x192),
-    MENU_CONFIG("128x256c", 1, 256, 2, CHOOSER_KT_US_128x256c),   /* cooperative (its kernel keeps the name pingpong_kernel) */
+    MENU_CONFIG("64x64", 1, 64, 1, CHOOSER_KT_US_64x64, 0),   /* few tiles: twice 64x128's CTAs */
+    MENU_CONFIG("64x128", 1, 128, 1, CHOOSER_KT_US_64x128, 1),
+    MENU_CONFIG("128x128", 2, 128, 1, CHOOSER_KT_US_128x128, 1),
+    MENU_CONFIG("128x192", 2, 192, 1, CHOOSER_KT_US_128x192, 1),
+    MENU_CONFIG("128x256c", 1, 256, 2, CHOOSER_KT_US_128x256c, 0),   /* cooperative (its kernel keeps the name pingpong_kernel) */
 };
 #define MENU_SIZE ((int)(sizeof MENU / sizeof MENU[0]))
 
@@ -907,15 +918,15 @@ static step_plan *config_prepare(const gemm_operands *op, const menu_config *m, 
     static_assert((int)GEMM_MODE_DP == (int)SK_MODE_DP && (int)GEMM_MODE_SK == (int)SK_MODE_SK,
                   "--mode values are the scheduler's");
     static_assert((int)GEMM_MODE_CAP == (int)CHOOSER_MODE_CAP, "--mode cap is the chooser's");
-    const int units = gemm_persistent_grid(m->launch, op, 1 << 28) / CLUSTER_SIZE;
+    const int units = gemm_persistent_grid(m->launch[0], op, 1 << 28) / CLUSTER_SIZE;
     P->sk.plan = e->plan;   /* the chooser's, the one --explain printed: it must be this launch's */
     if (e->plan.tiles != P->sched.sched.num_tiles || e->plan.kt != P->k_tiles || e->plan.units > units)
         fprintf(stderr, "step%s: the chooser's plan does not fit the launch\n", STEP_ID), exit(EXIT_WRONG);
     p->grid = P->sk.plan.units * CLUSTER_SIZE;
-    cluster_walk_params(m->launch, op, p->grid, P->walk_start, (int)(sizeof P->walk_start / sizeof P->walk_start[0]));
+    cluster_walk_params(m->launch[0], op, p->grid, P->walk_start, (int)(sizeof P->walk_start / sizeof P->walk_start[0]));
     p->workspace = P->sk.plan.sk_tiles ? p->grid * TILE_WGS * (PARTIAL_BYTES + sizeof(uint32_t)) : 0;
-    p->launch = m->launch;
-    p->lean = m->lean;
+    p->launch = m->launch[P->a_loaders < CLUSTER_SIZE];
+    p->lean = m->lean[P->a_loaders < CLUSTER_SIZE];
     op->report->cluster = CLUSTER_SIZE;
     op->report->config = m->c.name;
     op->report->stages = op->stages;
@@ -956,13 +967,13 @@ static int menu_estimates(const gemm_operands *op, chooser_estimate *e)
     static chooser_device dev;
     if (!dev.ctas) {
         gemm_operands o = *op;
-        o.stages = gemm_stages_that_fit(MENU[0].launch, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
-        const chooser_device d = {gemm_persistent_grid(MENU[0].launch, &o, 1 << 28),   /* one CTA per SM, any tile */
+        o.stages = gemm_stages_that_fit(MENU[0].launch[0], op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
+        const chooser_device d = {gemm_persistent_grid(MENU[0].launch[0], &o, 1 << 28),   /* one CTA per SM, any tile */
                                   (double)op->l2_bytes, op->dram_gbs};
         dev = d;
         for (int c = 0; c < MENU_SIZE; ++c) {
-            cfg[c] = MENU[c].c, cfg[c].cluster = MENU[c].launch->cluster;
-            cfg[c].stages = op->stages ? op->stages : gemm_stages_that_fit(MENU[c].launch, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
+            cfg[c] = MENU[c].c, cfg[c].cluster = MENU[c].launch[0]->cluster;
+            cfg[c].stages = op->stages ? op->stages : gemm_stages_that_fit(MENU[c].launch[0], op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
         }
     }
     return chooser_candidates(op->m, op->n, op->k, cfg, MENU_SIZE, op->config, op->mode, &dev, e);
@@ -1002,8 +1013,8 @@ static void *step_prepare(const gemm_operands *op)
     const int i = op->candidate >= 0 ? op->candidate : chooser_pick(e, n);
     const menu_config *m = &MENU[e[i].config];
     gemm_operands o = *op;
-    o.launch = m->launch;
-    if (!o.stages) o.stages = gemm_stages_that_fit(m->launch, op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
+    o.launch = m->launch[0];
+    if (!o.stages) o.stages = gemm_stages_that_fit(m->launch[0], op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
     return config_prepare(&o, m, &e[i]);
 }
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# decode/pair_cut.sh BUILD OUT [checks|rounds|level|immcount]: does a pair lose its decode shapes to A's padding rows, as 64x64 did
+# decode/pair_cut.sh BUILD OUT [checks|rounds|level|leancut]: does a pair lose its decode shapes to A's padding rows, as 64x64 did
 # (a_box.sh, session 19)?  Session 20.
 #
 # A pair along N shares its A box: each CTA loads half of BM's rows and multicasts them.  At M = 8 with
@@ -14,17 +14,21 @@
 # 128x128 forced to dp, and the model's pick, at decode shapes.  With BEFORE=BIN (a build of the tree
 # before the cut: ef1c92a), 3 rotated rounds of it and the tree at shapes the cut does not touch: the
 # same speed is the claim there; it measured level or up to 0.8% behind (1024^3, 64 x 4096 x 4096;
-# logs/pair_cut/final/level_summary.txt).  Is that the pair's transaction count, an immediate before
-# and read from kernel_params since?  BUILD/immcount/ is the tree with a third producer loop for
-# whole halves, the count an immediate again as in ef1c92a's (in its SASS 64x128's IMAD.MOV of 0x6000
-# is back; the rest of the loop is scheduled a little differently); the immcount part (BEFORE=BIN
-# too) times it beside the tree and BIN at four of those shapes (not yet run: session 20's device time
-# was spent).
+# logs/pair_cut/final/level_summary.txt).  Was that the pair's transaction count, an immediate before
+# and read from kernel_params since?  Session 21 timed a third producer loop for whole halves with the
+# count an immediate again (the immcount build, d66fade's tree patched): 1-2% slower still
+# (logs/pair_cut/immcount/), so the loops' code, not the count.  Since then the lean kernel comes twice
+# for a pair (kernel.cu's MENU_CONFIG, PAIR_CUT): halves whole, its code ef1c92a's instruction for
+# instruction, and with both loops where rank 1 loads no A.  The leancut part (BEFORE=BIN and
+# ONELEAN=BIN, a build of d66fade: one lean kernel with both loops) times BIN, ONELEAN's and the tree
+# at four of those shapes, then ONELEAN and the tree with 64x128 and 128x128 forced to dp at two decode
+# shapes where rank 1 loads no A, ROUNDS rounds each (default 3).
 # A third argument runs that part alone (default: the first three).
 # PREBUILT=1 skips nvcc.  Exits 3 without a GPU.
 set -u
-BUILD=${1:?usage: pair_cut.sh BUILD OUT [checks|rounds|level|immcount]}; OUT=${2:?usage: pair_cut.sh BUILD OUT [checks|rounds|level|immcount]}
+BUILD=${1:?usage: pair_cut.sh BUILD OUT [checks|rounds|level|leancut]}; OUT=${2:?usage: pair_cut.sh BUILD OUT [checks|rounds|level|leancut]}
 PART=${3:-all}
+case $PART in checks|rounds|level|leancut|all) ;; *) echo "pair_cut.sh: unknown part $PART" >&2; exit 2 ;; esac
 HERE=$(dirname "$0")
 mkdir -p "$OUT" "$BUILD"
 . "$HERE/../variant.sh"
@@ -33,13 +37,6 @@ if [ "${PREBUILT:-0}" != 1 ]; then
   variant_patch_py "$BUILD" halfbox <<'PY'
 edit("    const int cut = !SHARE_B && op->m <= A_HALF_ROWS, a_rows = cut ? (op->m + 7) / 8 * 8 : A_HALF_ROWS;\n",
      "    const int cut = CLUSTER_SIZE == 1 && op->m <= A_HALF_ROWS, a_rows = cut ? (op->m + 7) / 8 * 8 : A_HALF_ROWS;   /* experiment */\n")
-PY
-  variant_patch_py "$BUILD" immcount <<'PY'
-edit("            mbar_arrive_expect_tx(bar, P->stage_tx);\n",
-     "            mbar_arrive_expect_tx(bar, LOAD_A == 2 ? STAGE_BYTES : P->stage_tx);   /* experiment: 2, whole halves */\n")
-edit("        if (load_a) producer_load_tile<WG_M_BLOCKS, BN, TILE_WGS, 1>(P, pc, &u);\n",
-     "        if (load_a && P->stage_tx == STAGE_BYTES) producer_load_tile<WG_M_BLOCKS, BN, TILE_WGS, 2>(P, pc, &u);   /* experiment */\n"
-     "        else if (load_a) producer_load_tile<WG_M_BLOCKS, BN, TILE_WGS, 1>(P, pc, &u);\n")
 PY
 fi
 variant_need_gpu pair_cut "$BUILD/halfbox/step10_autotune"
@@ -68,10 +65,17 @@ if [ -n "${BEFORE:-}" ] && { [ "$PART" = level ] || [ "$PART" = all ]; }; then
     "before/step10_autotune --no-cache" "step10_autotune --no-cache"
   variant_rounds_summary "$OUT/level_rounds.txt" "$OUT/level_summary.txt"
 fi
-if [ -n "${BEFORE:-}" ] && [ "$PART" = immcount ]; then
-  mkdir -p "$BUILD/before" && cp "$BEFORE" "$BUILD/before/step10_autotune" || exit 1
-  : > "$OUT/immcount_rounds.txt"
-  variant_rotated_rounds "$OUT/immcount_rounds.txt" 3 "$BUILD" "1024x1024x1024 2048x2048x2048 64x4096x4096 512x512x512" \
-    "before/step10_autotune --no-cache" "step10_autotune --no-cache" "immcount/step10_autotune --no-cache"
-  variant_rounds_summary "$OUT/immcount_rounds.txt" "$OUT/immcount_summary.txt"
+if [ "$PART" = leancut ]; then
+  [ -n "${BEFORE:-}" ] && [ -n "${ONELEAN:-}" ] || { echo "pair_cut.sh leancut: needs BEFORE=BIN and ONELEAN=BIN" >&2; exit 2; }
+  mkdir -p "$BUILD/before" "$BUILD/onelean" && cp "$BEFORE" "$BUILD/before/step10_autotune" &&
+    cp "$ONELEAN" "$BUILD/onelean/step10_autotune" || exit 1
+  : > "$OUT/leancut_rounds.txt"
+  variant_rotated_rounds "$OUT/leancut_rounds.txt" "${ROUNDS:-3}" "$BUILD" "1024x1024x1024 2048x2048x2048 64x4096x4096 512x512x512" \
+    "before/step10_autotune --no-cache" "onelean/step10_autotune --no-cache" "step10_autotune --no-cache"
+  variant_rounds_summary "$OUT/leancut_rounds.txt" "$OUT/leancut_summary.txt"
+  : > "$OUT/leancut_decode_rounds.txt"   # the cut's kernel: ONELEAN's lean one, launched where rank 1 loads no A
+  variant_rotated_rounds "$OUT/leancut_decode_rounds.txt" "${ROUNDS:-3}" "$BUILD" "1x14336x4096 32x11008x14336" \
+    "onelean/step10_autotune --no-cache --config 64x128 --mode dp" "step10_autotune --no-cache --config 64x128 --mode dp" \
+    "onelean/step10_autotune --no-cache --config 128x128 --mode dp" "step10_autotune --no-cache --config 128x128 --mode dp"
+  variant_rounds_summary "$OUT/leancut_decode_rounds.txt" "$OUT/leancut_decode_summary.txt"
 fi
