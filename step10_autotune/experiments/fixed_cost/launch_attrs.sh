@@ -10,7 +10,8 @@
 #                     LoadBalancing (2), where the default (0) lets the driver choose;
 #   carve100:         cudaFuncAttributePreferredSharedMemoryCarveout 100 (all of the unified
 #                     L1 as shared memory; the default lets the driver size it per launch).
-# Each build sets its attribute on both kernels of the chosen configuration in
+# Each build sets its attribute on the kernels the chosen configuration launches here (the full one, its
+# traced copy and, since session 21, the lean one) in
 # config_prepare; nothing in the kernels changes.  Then the fixed-cost fit and 3 rotated
 # rounds at five shapes against the tree's build (cupti_fit.sh's fixed_cost_ab) and the
 # checks at odd shapes.  PREBUILT=1 skips nvcc.  Exits 3 without a GPU.
@@ -24,15 +25,16 @@ if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step10 BUILD="$BUILD" || exit 1
   for v in spread loadbal carve100; do
     variant_patch_py "$BUILD" "$v" "$v" <<'PY'
-at = '    p->launch = m->launch;\n'
+at = '    p->lean = m->lean[P->a_loaders < CLUSTER_SIZE];\n'
 if s.count(at) != 1:
     sys.exit("launch_attrs: kernel.cu changed; the patch no longer applies")
 attr = {'spread': 'cudaFuncAttributeClusterSchedulingPolicyPreference, cudaClusterSchedulingPolicySpread',
         'loadbal': 'cudaFuncAttributeClusterSchedulingPolicyPreference, cudaClusterSchedulingPolicyLoadBalancing',
         'carve100': 'cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared'}[sys.argv[3]]
 s = s.replace(at, at + '''    /* experiment (fixed_cost/launch_attrs.sh) */
-    CUDA_CHECK(cudaFuncSetAttribute(m->launch->kernel, ATTR));
-    CUDA_CHECK(cudaFuncSetAttribute(m->launch->kernel_traced, ATTR));
+    CUDA_CHECK(cudaFuncSetAttribute(p->launch->kernel, ATTR));
+    CUDA_CHECK(cudaFuncSetAttribute(p->launch->kernel_traced, ATTR));
+    CUDA_CHECK(cudaFuncSetAttribute(p->lean->kernel, ATTR));
 '''.replace('ATTR', attr))
 PY
   done
