@@ -30,6 +30,7 @@
  *   one kernel (and its traced copy)      + a lean one: whole tiles, TMA stores
  *   --mode picks the plan                 the chooser picks tile and plan
  *   an owner waits writer by writer       its first warp waits on 32 writers at once
+ *   A's box: BM rows, past M too          cut to M's rows; a pair's kernels twice (A_CUT)
  *
  * Build and run (sm_90a only):
  *   make step10
@@ -286,8 +287,9 @@ typedef struct {
     pipeline_state write_state;   /* the next slot to fill: never reset between units */
     int loads;                    /* k-tiles issued by this CTA (planted bug, trace) */
     uint32_t stage_tx;            /* the bytes a slot receives: STAGE_BYTES, or fewer where A is cut */
-    int a_cut;                    /* a constant: 0 where a pair's halves of A are whole (the lean kernel's
-                                     default), 1 where rank 1 may load none (P->a_loaders) */
+    int a_cut;                    /* a constant: 0 in the kernels for a pair's whole halves of A (64x64's
+                                     box, alone, is cut in its one copy), 1 in those where rank 1 may
+                                     load none (P->a_loaders) and in the traced copy */
     trace_clock *clk;
     int plant_bug;
 } producer_ctx;
@@ -842,7 +844,8 @@ static const gemm_launch_desc LAUNCH_LEAN = {STEP_ID, (const void *)pingpong_ker
 typedef struct {
     chooser_config c;                  /* its name, its tile (BM x BN), its k-tile time, TILE_WGS */
     const gemm_launch_desc *launch[2], *lean[2];   /* LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, A_CUT>, LAUNCH_LEAN<...>:
-                                                      [0] a pair's halves of A whole, [1] rank 1 may load none */
+                                                      [0] a pair's halves of A whole, [1] rank 1 may load none;
+                                                      both launch alike, so [0] sizes grids and rings */
 } menu_config;
 
 /* PAIR_CUT: 1 for a pair sharing A, whose kernels come twice: halves whole (every shape with M past
