@@ -5,27 +5,11 @@
 # candidate's kernel is the tree's; a candidate's time scaled by cuBLAS's beside its configuration's
 # dp plan (model_vs_sweep.py's rule), a shape's runs in several logs judged by their median.  No GPU.
 # Session 21: stage_feed.sh (beside this) judges the feed counting the stage an SM receives.
-import collections, glob, re, statistics as st, subprocess, sys
-E = 'step10_autotune/experiments/'
-DIRS = ['decode/logs/tune_decode', 'decode/logs/sweep_s21', 'decode/logs/box_rows', 'decode/logs/pair_rows',
-        'decode/logs/fixed', 'decode/logs/share', 'sk_cap/logs/rule', 'sk_cap/logs/first_offer',
-        'sk_cap/logs/final', 'fixup_writers/logs/final']
-runs = {}
-for d in DIRS:
-    for f in sorted(glob.glob(E + d + '/**/tune_*.log', recursive=True)):
-        m = re.search(r'tune_(\d+)x(\d+)x(\d+)\.log$', f)
-        tu = {}
-        for line in open(f, errors='replace'):
-            t = re.match(r'tune: (\S+)\s+([\d.]+) ms \| cuBLAS ([\d.]+) ms', line)
-            if t and t.group(1) not in tu: tu[t.group(1)] = (float(t.group(2)), float(t.group(3)))
-        clk = {k.split('/')[0]: c for k, (t, c) in tu.items() if k.endswith('/dp')}
-        if not m or not clk: continue
-        M = int(m.group(1))
-        # after both cuts, or no cut applies to any configuration
-        recent = 'sweep_s21' in f or 'pair_rows' in f
-        if not (recent or M > 64): continue
-        ref = sorted(clk.values())[len(clk) // 2]
-        runs[f] = (tuple(map(int, m.groups())), {k: t * ref / clk.get(k.split('/')[0], ref) for k, (t, c) in tu.items()})
+import collections, os, statistics as st, subprocess, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import h200_logs
+# after both cuts, or M > 64, where no cut applies to any configuration
+runs = {f: (s, c) for (f, s), c in h200_logs.runs(lambda f, M: 'sweep_s21' in f or 'pair_rows' in f or M > 64).items()}
 shapes = sorted({s for s, _ in runs.values()})
 def picks(exe):
     out = subprocess.run([exe, '132', '62914560', '4814.3'], input=''.join('%d %d %d\n' % s for s in shapes),

@@ -9,25 +9,11 @@
 # and which way the model errs, and the error in us against the time.  No GPU.
 #   nvcc -O2 -Icommon -Istep10_autotune step10_autotune/experiments/decode/explain.c -o build/explain
 #   python3 step10_autotune/experiments/decode/pair_bias.py build/explain
-import collections, glob, re, statistics as st, subprocess, sys
-E = 'step10_autotune/experiments/'
-DIRS = ['decode/logs/tune_decode', 'decode/logs/sweep_s21', 'decode/logs/box_rows', 'decode/logs/pair_rows',
-        'decode/logs/fixed', 'decode/logs/share', 'sk_cap/logs/rule', 'sk_cap/logs/first_offer',
-        'sk_cap/logs/final', 'fixup_writers/logs/final']
-runs = collections.defaultdict(dict)   # log file -> candidate -> scaled us
-for d in DIRS:
-    for f in sorted(glob.glob(E + d + '/**/tune_*.log', recursive=True)):
-        m = re.search(r'tune_(\d+)x(\d+)x(\d+)\.log$', f)
-        tu = {}
-        for line in open(f, errors='replace'):
-            t = re.match(r'tune: (\S+)\s+([\d.]+) ms \| cuBLAS ([\d.]+) ms', line)
-            if t and t.group(1) not in tu: tu[t.group(1)] = (float(t.group(2)), float(t.group(3)))
-        clk = {k.split('/')[0]: c for k, (t, c) in tu.items() if k.endswith('/dp')}
-        if not m or not clk: continue
-        M = int(m.group(1))
-        if not ('sweep_s21' in f or 'pair_rows' in f or ('box_rows' in f and M > 32) or M >= 64): continue
-        ref = sorted(clk.values())[len(clk) // 2]
-        runs[(f, tuple(map(int, m.groups())))] = {k: t * ref / clk.get(k.split('/')[0], ref) * 1e3 for k, (t, c) in tu.items()}
+import collections, os, statistics as st, subprocess, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import h200_logs
+# the tree's kernels for both tiles: after both cuts; before them where M >= 64 (box_rows', before the pair's cut, M > 32)
+runs = h200_logs.runs(lambda f, M: 'sweep_s21' in f or 'pair_rows' in f or ('box_rows' in f and M > 32) or M >= 64)
 shapes = sorted({s for _, s in runs})
 out = subprocess.run([sys.argv[1], '132', '62914560', '4814.3'], input=''.join('%d %d %d\n' % s for s in shapes),
                      capture_output=True, text=True, check=True).stdout
