@@ -4,7 +4,7 @@
 # A's cuts (sweep_s21, pair_rows) or M > 64, where no cut applies to any configuration, so every
 # candidate's kernel is the tree's; a candidate's time scaled by cuBLAS's beside its configuration's
 # dp plan (model_vs_sweep.py's rule), a shape's runs in several logs judged by their median.  No GPU.
-# Session 21: stage_feed.sh (beside this) judges the feed counting the stage an SM receives.
+# Session 21: feed_variants.sh (beside this) judges two other forms of one SM's feed with it.
 import collections, os, statistics as st, subprocess, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import h200_logs
