@@ -19,19 +19,11 @@
 set -u
 BUILD=${1:?usage: stream.sh BUILD OUT}; OUT=${2:?usage: stream.sh BUILD OUT}
 HERE=$(dirname "$0")
-mkdir -p "$OUT" "$BUILD/ring16"
+mkdir -p "$OUT" "$BUILD"
 . "$HERE/../variant.sh"
 if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step10 BUILD="$BUILD" || exit 1
-  sed 's/^#define SMEM_LAYOUT_MAX_STAGES 8 /#define SMEM_LAYOUT_MAX_STAGES 16/' common/smem_layout.h > "$BUILD/ring16/smem_layout.h"
-  grep -q '^#define SMEM_LAYOUT_MAX_STAGES 16' "$BUILD/ring16/smem_layout.h" ||
-    { echo "deeper_ring: common/smem_layout.h changed; the patch no longer applies"; exit 1; }
-  variant_patch_py "$BUILD" ring16 <<'PY'
-first = '#include <cuda.h>\n'
-if s.count(first) != 1:
-    sys.exit("deeper_ring: kernel.cu changed; the patch no longer applies")
-s = s.replace(first, '#include "smem_layout.h"   /* experiment: the copy beside this file, 16 stages at most */\n' + first)
-PY
+  variant_deeper_ring "$BUILD" ring16 16
 fi
 variant_need_gpu deeper_ring "$BUILD/ring16/step10_autotune"
 variant_checks "$BUILD/ring16/step10_autotune" "$OUT/checks.txt" 64x64 64x128
