@@ -227,7 +227,8 @@ typedef struct {
     /* Beside `stages`, which every thread reads first, not at the struct's end in a constant line
      * nothing else reads: the producer reads these before each tile's loads.  Against the kernel
      * before (the pair's count an immediate), 1024^3 read 1.4% behind with them at the end and 0.8%
-     * here (medians of 3, one call each, session 20). */
+     * here (medians of 3, one call each, session 20).  Since session 21 only the kernels that cut A
+     * read them: 64x64's and a pair's A_CUT = 1 copies (MENU_CONFIG). */
     uint32_t stage_tx;                 /* a stage's bytes, A's box cut to M (config_prepare) */
     uint32_t a_loaders;                /* ranks of a pair along N loading their half of A: 1 when M fits in rank 0's */
     cluster_sched sched;               /* cluster tiles; rank r of a cluster takes tile r */
