@@ -39,7 +39,9 @@
 #endif
 
 #define SMEM_LAYOUT_ALIGN 1024      /* SWIZZLE_128B atom: 8 rows x 128 B */
+#ifndef SMEM_LAYOUT_MAX_STAGES      /* a step may raise it before including this (step 10: 16) */
 #define SMEM_LAYOUT_MAX_STAGES 8    /* step 03's ceiling; the budget usually decides first */
+#endif
 
 /* What a step's tile fixes; the stage count is the run-time part. */
 typedef struct {

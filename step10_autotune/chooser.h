@@ -86,6 +86,19 @@ SCHED_FN double chooser_box_rows(const chooser_config *c, int M)
     return c->tile_wgs > 1 ? c->bm + (double)c->bn / c->cluster : (double)c->bm / c->cluster + c->bn;   /* B; A */
 }
 
+/* The ring a candidate's launch uses (kernel.cu's step_prepare takes it from here): the slots its
+ * configuration fits (c->stages: 13 for 64x64, at most 8 for the others), but past 8 only for whole tiles
+ * and only as deep as the k-tiles its busiest CTA runs.  A deeper ring feeds a streaming CTA faster (bytes
+ * in flight over the round trip: decode/feed_load.sh), and at 13 slots 64x64/dp gained up to 17% where few
+ * CTAs stream B (decode/ring_cut.sh, NOTES.md "Session 22").  But slots never filled still cost (512^3, 8
+ * k-tiles a CTA: 2% slower at 13), and units streaming scattered k-ranges lost up to 10% (64x64/sk_cap,
+ * "Session 19"). */
+SCHED_FN int chooser_ring(const chooser_config *c, const chooser_estimate *e)
+{
+    const long long deep = e->plan.sk_tiles ? 8 : e->busiest_kt > 8 ? e->busiest_kt : 8;
+    return c->stages < deep ? c->stages : (int)deep;
+}
+
 /* The DRAM floor, us; a wave's panels: its busy clusters' rows of A and columns of B, K deep. */
 SCHED_FN double chooser_dram_us(int M, int N, int K, const chooser_config *c, const chooser_device *d,
                                 double waves)
@@ -139,7 +152,7 @@ SCHED_FN chooser_estimate chooser_estimate_with(int M, int N, int K, const choos
      * (session 16: a lone 64x64 CTA streaming K takes ~0.1 us a k-tile, not its tensor cores' 0.06) */
     const double feed_kt_us = chooser_box_rows(c, M) * 128.0 / (CHOOSER_SM_GBS * 1e3) *
                               (K % CHOOSER_BK ? CHOOSER_MISALIGNED : 1.0);
-    const long long ring = e.busiest_kt < c->stages ? e.busiest_kt : c->stages;
+    const long long ring = chooser_ring(c, &e) < e.busiest_kt ? chooser_ring(c, &e) : e.busiest_kt;
     const double kt_fed = feed_kt_us > e.kt_us ? feed_kt_us : e.kt_us;
     e.t_mma_us = (ring * e.kt_us + (e.busiest_kt - ring) * kt_fed) * e.power *
                  (mode != SK_MODE_AUTO && e.plan.sk_tiles ? CHOOSER_SK_SCATTER : 1.0);   /* sk, sk_cap */

@@ -41,6 +41,9 @@
  */
 #include <cuda.h>
 
+/* The ring's cap, before common/smem_layout.h: 16, not step 03's 8.  Only 64x64's 16 KiB stages fit more
+ * than 8 (13); chooser_ring says when it takes them. */
+#define SMEM_LAYOUT_MAX_STAGES 16
 #include "chooser.h"   /* first: it sets the stream-K plans' fixup cost (SK_FIXUP_MORE_KT) */
 #include "cluster_launch.cuh"
 #include "gemm.cuh"
@@ -188,8 +191,8 @@ static __device__ __forceinline__ void pingpong_pass_turn(int bar, int c)
 /* 2: the release runs one k-tile late (wgmma_wait_group(1) below), so one slot
  * is always held by the wgmmas in flight and the producer needs another. */
 #define MIN_STAGES 2
-/* At most 8, step 03's ceiling; with 32 KiB stages and 16 KiB of epilogue
- * buffers the budget decides: 6 (5 for 128 x 192, 8 for 64 x 128, 4 for 128 x 256c). */
+/* At most 16 (above); with 32 KiB stages and 16 KiB of epilogue buffers the budget
+ * decides: 6 (5 for 128 x 192, 8 for 64 x 128, 4 for 128 x 256c, 13 for 64 x 64). */
 #define MAX_STAGES SMEM_LAYOUT_MAX_STAGES
 #define DEFAULT_STAGES 0                       /* the most the chosen configuration fits (step_prepare) */
 #define STEP_ID "10"                           /* the step's number, in messages too */
@@ -1018,7 +1021,11 @@ static void *step_prepare(const gemm_operands *op)
     const menu_config *m = &MENU[e[i].config];
     gemm_operands o = *op;
     o.launch = m->launch[0];
-    if (!o.stages) o.stages = gemm_stages_that_fit(m->launch[0], op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
+    if (!o.stages) {   /* the ring the model priced: chooser_ring */
+        chooser_config c = m->c;
+        c.stages = gemm_stages_that_fit(m->launch[0], op->smem_optin, SMEM_LAYOUT_MAX_STAGES);
+        o.stages = chooser_ring(&c, &e[i]);
+    }
     return config_prepare(&o, m, &e[i]);
 }
 

@@ -118,9 +118,11 @@ args_of() {
             # the chooser's fourth plan where it picks it (one tile, its U' units) and at the multi-tile shape
             echo "--m 64 --n 64 --k 16384 --no-cache"
             echo "--m 4096 --n 4096 --k 128 --mode cap --config 64x128 --no-cache"
-            # decode shapes, the chooser's picks: one row of A streamed over two units a tile (sk_l2),
-            # and eight rows in the lean kernel (63 and 56 of a tile's 64 rows past M)
+            # decode shapes, the chooser's picks: one row of A in 64x64's lean kernel at 13 slots (its
+            # ring past 8: chooser_ring), 16 rows the same, and eight rows in 64x128's lean kernel (63, 48
+            # and 56 of a tile's 64 rows past M)
             echo "--m 1 --n 4096 --k 4096 --no-cache"
+            echo "--m 16 --n 4096 --k 4096 --no-cache"
             echo "--m 8 --n 14336 --k 4096 --no-cache"
             # 64x64's A box cut to M's 8 rows, streamed: the slot's other rows are never written
             echo "--m 8 --n 4096 --k 1024 --mode sk --config 64x64 --no-cache"

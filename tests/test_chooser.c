@@ -12,7 +12,7 @@
 
 #define MENU_N 5   /* kernel.cu's menu, in its order */
 static const chooser_config menu[MENU_N] = {
-    {"64x64", 64, 64, CHOOSER_KT_US_64x64, 1, 1, 8},   /* alone: no cluster */
+    {"64x64", 64, 64, CHOOSER_KT_US_64x64, 1, 1, 13},   /* alone: no cluster; 13 slots fit (16 KiB) */
     {"64x128", 64, 128, CHOOSER_KT_US_64x128, 1, 2, 8},
     {"128x128", 128, 128, CHOOSER_KT_US_128x128, 1, 2, 6},
     {"128x192", 128, 192, CHOOSER_KT_US_128x192, 1, 2, 5},
@@ -153,11 +153,12 @@ START_TEST(test_chooser_pick_and_reasons)
     const chooser_estimate w = chooser_estimate_with(128, 128, 32768, menu, 0, &h100, SK_MODE_SK, &m.plan);
     ck_assert(w.t_us == m.t_us && w.busiest_kt == m.busiest_kt);
     /* one SM's feed: past its ring of k-tiles a lone CTA waits for its own bytes (64 x 64: 128 box rows of
-     * 128 B a k-tile); a k loop that fits in the ring (512^3: 8 k-tiles, 8 slots) does not */
+     * 128 B a k-tile, past its 13 slots: chooser_ring); a k loop that fits in the ring (512^3: 8 k-tiles,
+     * 8 slots) does not */
     chooser_estimate r = chooser_estimate_of(512, 512, 512, menu, 0, &h100, SK_MODE_DP);
     ck_assert(fabs(r.t_mma_us - 8 * CHOOSER_KT_US_64x64 * r.power) < 1e-9);
     chooser_estimate l = chooser_estimate_of(256, 256, 8192, menu, 0, &h100, SK_MODE_DP);
-    ck_assert(fabs(l.t_mma_us - (8 * CHOOSER_KT_US_64x64 + 120 * 128 * 128.0 / (CHOOSER_SM_GBS * 1e3)) * l.power) < 1e-9);
+    ck_assert(fabs(l.t_mma_us - (13 * CHOOSER_KT_US_64x64 + 115 * 128 * 128.0 / (CHOOSER_SM_GBS * 1e3)) * l.power) < 1e-9);
     /* K % 64 != 0 never predicts faster than the next multiple of 64 */
     chooser_estimate a = chooser_estimate_of(4096, 4096, 4160, menu, 2, &h100, SK_MODE_DP);
     chooser_estimate b = chooser_estimate_of(4096, 4096, 4168, menu, 2, &h100, SK_MODE_DP);
@@ -212,6 +213,28 @@ static int read_shapes(const char *path, int (*out)[3], int cap)
 }
 
 /* The held-out shapes were never in the fit's training list. */
+/* The ring a launch takes (chooser_ring): past 8 slots only 64x64 fits, and only with whole tiles and as
+ * deep as the k-tiles its busiest CTA runs; every other configuration takes what it fits. */
+START_TEST(test_chooser_ring)
+{
+    chooser_estimate e[CHOOSER_MAX_CANDIDATES];
+    int n = chooser_candidates(16, 4096, 14336, menu, MENU_N, 0, SK_MODE_DP, &h100, e);   /* 224 k-tiles a CTA */
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(chooser_ring(&menu[0], &e[0]), 13);
+    n = chooser_candidates(16, 4096, 14336, menu, MENU_N, 0, SK_MODE_SK, &h100, e);   /* streamed: 8 */
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_gt(e[0].plan.sk_tiles, 0);
+    ck_assert_int_eq(chooser_ring(&menu[0], &e[0]), 8);
+    n = chooser_candidates(512, 512, 512, menu, MENU_N, 0, SK_MODE_DP, &h100, e);   /* 8 k-tiles a CTA: 8 */
+    ck_assert_int_eq(chooser_ring(&menu[0], &e[0]), 8);
+    n = chooser_candidates(512, 512, 640, menu, MENU_N, 0, SK_MODE_DP, &h100, e);   /* 10 k-tiles: 10 */
+    ck_assert_int_eq(e[0].busiest_kt, 10);
+    ck_assert_int_eq(chooser_ring(&menu[0], &e[0]), 10);
+    n = chooser_candidates(512, 512, 128, menu, MENU_N, 2, SK_MODE_DP, &h100, e);   /* 128x128: its 6, never fewer */
+    ck_assert_int_eq(chooser_ring(&menu[2], &e[0]), 6);
+}
+END_TEST
+
 START_TEST(test_chooser_heldout_not_fitted)
 {
     static int held[64][3], fit[256][3];
@@ -232,6 +255,7 @@ Suite *chooser_suite(void)
     TCase *tc = tcase_create("chooser");
     tcase_add_test(tc, test_chooser_candidates);
     tcase_add_test(tc, test_chooser_pick_and_reasons);
+    tcase_add_test(tc, test_chooser_ring);
     tcase_add_test(tc, test_chooser_heldout_not_fitted);
     suite_add_tcase(s, tc);
     return s;

@@ -11,7 +11,9 @@ S=step10_autotune
     $S/heldout_shapes.txt $S/experiments/*_shapes.txt
 T=$(mktemp -d) && trap 'rm -rf "$T"' EXIT
 git show "$REV:$S/chooser.h" > "$T/chooser.h" || exit 2
-nvcc -O2 -I"$T" -Icommon -I$S $S/experiments/sk_cap/picks.c -o "$T/old" && nvcc -O2 -Icommon -I$S $S/experiments/sk_cap/picks.c -o "$T/new" || exit 1
+# REV's menu and rings too (64x64 took 8 slots before session 22): picks.c includes "../menu_rings.h"
+mkdir -p "$T/sk_cap" && cp $S/experiments/sk_cap/picks.c "$T/sk_cap/" && git show "$REV:$S/experiments/menu_rings.h" > "$T/menu_rings.h" || exit 2
+nvcc -O2 -I"$T" -Icommon -I$S "$T/sk_cap/picks.c" -o "$T/old" && nvcc -O2 -Icommon -I$S $S/experiments/sk_cap/picks.c -o "$T/new" || exit 1
 grep -hv '^#' "$@" | awk 'NF >= 3 { print $1, $2, $3 }' | sort -u -k1n -k2n -k3n > "$T/shapes"
 for g in "H200 132 62914560 4814.3" "H100 132 52428800 3352.0"; do
   set -- $g; name=$1; shift
