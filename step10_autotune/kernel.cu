@@ -232,7 +232,7 @@ typedef struct {
      * before (the pair's count an immediate), 1024^3 read 1.4% behind with them at the end and 0.8%
      * here (medians of 3, one call each, session 20).  Since session 21 only the kernels that cut A
      * read them: 64x64's and a pair's A_CUT = 1 copies (MENU_CONFIG). */
-    uint32_t stage_tx;                 /* a stage's bytes, A's box cut to M (config_prepare) */
+    uint32_t stage_tx;                 /* a stage's bytes, A's box cut to M, 64x64's B to N (config_prepare) */
     uint32_t a_loaders;                /* ranks of a pair along N loading their half of A: 1 when M fits in rank 0's */
     cluster_sched sched;               /* cluster tiles; rank r of a cluster takes tile r */
     uint16_t walk_start[CLUSTER_PROBE_MAX_SMS / 2];   /* each cluster's first work index: no global load */
@@ -909,11 +909,14 @@ static step_plan *config_prepare(const gemm_operands *op, const menu_config *m, 
      * past M cost TMA time though they bring zeros (64x64 at 8 x 8192 x 28672: 56% of DRAM's peak,
      * 0.65 of cuBLAS; 1.03 with the cut, NOTES.md "Session 19"; pairs since session 20).  The slot's
      * rows past them keep old bytes; the MMAs make accumulator rows past M from them, and no store
-     * writes those rows.  Each CTA still receives rank 0's box through the multicast. */
+     * writes those rows.  Each CTA still receives rank 0's box through the multicast.  A CTA alone
+     * (64x64) cuts B's box to N the same way: at M >> N, N of 16-32 read 3% slower in 64x64/dp than
+     * streamed with the box whole (NOTES.md, "Session 22"). */
     const int cut = !SHARE_B && op->m <= A_HALF_ROWS, a_rows = cut ? (op->m + 7) / 8 * 8 : A_HALF_ROWS;
-    gemm_encode_ab(&P->map_a, &P->map_b, op, a_rows, B_HALF_ROWS, BK);   /* the boxes each CTA loads */
+    const int b_cut = CLUSTER_SIZE == 1 && op->n <= B_HALF_ROWS, b_rows = b_cut ? (op->n + 7) / 8 * 8 : B_HALF_ROWS;
+    gemm_encode_ab(&P->map_a, &P->map_b, op, a_rows, b_rows, BK);   /* the boxes each CTA loads */
     P->a_loaders = cut ? 1 : CLUSTER_SIZE;
-    P->stage_tx = cut ? B_STAGE_BYTES + (uint32_t)a_rows * BK * 2 : STAGE_BYTES;   /* rank 0's rows of A, our B */
+    P->stage_tx = cut || b_cut ? (uint32_t)(a_rows + b_rows) * BK * 2 : STAGE_BYTES;   /* rank 0's rows of A, our B */
     P->use_tma_store = gemm_encode_d(&P->map_d, op, EPI_ROWS, EPI_COLS);
     P->D = op->d;
     P->M = op->m;

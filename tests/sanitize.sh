@@ -124,8 +124,11 @@ args_of() {
             echo "--m 1 --n 4096 --k 4096 --no-cache"
             echo "--m 16 --n 4096 --k 4096 --no-cache"
             echo "--m 8 --n 14336 --k 4096 --no-cache"
-            # 64x64's A box cut to M's 8 rows, streamed: the slot's other rows are never written
+            # 64x64's A box cut to M's 8 rows, streamed: the slot's other rows are never written;
+            # its B box cut to N's 16 the same way, streamed and in the lean kernel at 13 slots
             echo "--m 8 --n 4096 --k 1024 --mode sk --config 64x64 --no-cache"
+            echo "--m 4096 --n 16 --k 1024 --mode sk --config 64x64 --no-cache"
+            echo "--m 4096 --n 16 --k 2048 --mode dp --config 64x64 --no-cache"
             # a pair's A where M fits in rank 0's half: rank 0's box cut to M, rank 1 loads none
             echo "--m 8 --n 4096 --k 1024 --mode sk --config 64x128 --no-cache"
             echo "--m 40 --n 4096 --k 1024 --mode dp --config 128x128 --no-cache" ;;
