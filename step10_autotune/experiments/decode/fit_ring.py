@@ -124,6 +124,15 @@ if os.path.exists(RING):
             for d, k, t, cb in v:
                 if d == depth: c.setdefault(k, []).append(t * ref / cb * 1e3)
             if c: runs.append(('ring', s, 0, {k: st.median(t) for k, t in c.items()})); stages64.append(depth)
+# sweep_s22: decode/run.sh's sweep with 2fcab1c's binary (64x64 at up to 13 slots by chooser_ring, B cut to N)
+for f in sorted(glob.glob('step10_autotune/experiments/decode/logs/sweep_s22/tune_decode/tune_*.log')):
+    s = tuple(map(int, re.search(r'tune_(\d+)x(\d+)x(\d+)', f).groups()))
+    for _, tu in tune_sections(f, r'(?!)()()()'): pass
+    tu = {}
+    for line in open(f, errors='replace'):
+        t = re.match(r'tune: (\S+/\S+)\s+([\d.]+) ms \| cuBLAS ([\d.]+) ms', line)
+        if t and t.group(1) not in tu: tu[t.group(1)] = (float(t.group(2)), float(t.group(3)))
+    if tu: runs.append(('s22', s, 0, scaled(tu))); stages64.append(13)
 lib.clear()
 for (_, s, g, c), d in zip(runs, stages64):
     us = D20(*[0.0] * 20)
@@ -155,8 +164,8 @@ free = list(range(N - (0 if LAT else 1))) if FREE == 'all' else [NAMES.index(n) 
 if LAT and N - 1 not in free: free.append(N - 1)
 th0 = list(start)
 if LAT and th0[-1] == 0: th0[-1] = 0.5
-print('runs: %s' % ', '.join('%s %d' % (n, sum(r[0] == n for r in runs)) for n in ('h200', 'bench', 'ring', 'h100_fit', 'h100_heldout')))
-print('the tree:   loss %.4f' % loss(start), '  '.join('%s %d/%d' % ((n,) + judge(start, n)[:2]) for n in ('h200', 'bench', 'ring', 'h100_fit', 'h100_heldout')))
+print('runs: %s' % ', '.join('%s %d' % (n, sum(r[0] == n for r in runs)) for n in ('h200', 'bench', 'ring', 's22', 'h100_fit', 'h100_heldout')))
+print('the tree:   loss %.4f' % loss(start), '  '.join('%s %d/%d' % ((n,) + judge(start, n)[:2]) for n in ('h200', 'bench', 'ring', 's22', 'h100_fit', 'h100_heldout')))
 best_th, best = None, 1e18
 for seed in range(1, int(os.environ.get('RESTARTS', '2')) + 1):
     random.seed(seed)
@@ -169,9 +178,9 @@ for seed in range(1, int(os.environ.get('RESTARTS', '2')) + 1):
     print('seed %d loss %.4f' % (seed, l0))
     if l0 < best: best, best_th = l0, th
 th = best_th
-print('fitted:     loss %.4f' % best, '  '.join('%s %d/%d' % ((n,) + judge(th, n)[:2]) for n in ('h200', 'bench', 'ring', 'h100_fit', 'h100_heldout')))
+print('fitted:     loss %.4f' % best, '  '.join('%s %d/%d' % ((n,) + judge(th, n)[:2]) for n in ('h200', 'bench', 'ring', 's22', 'h100_fit', 'h100_heldout')))
 for i in free: print('  %-15s %10.4f  (tree %.4f)' % (NAMES[i], th[i], start[i]))
-for n in ('h200', 'bench', 'ring', 'h100_fit', 'h100_heldout'):
+for n in ('h200', 'bench', 'ring', 's22', 'h100_fit', 'h100_heldout'):
     print('misses, %s:' % n); print('\n'.join('  ' + m for m in judge(th, n)[2]))
 # SHOW=MxNxK[,MxNxK]: every candidate's measured and predicted time there, the tree's constants and the fit's
 for want in filter(None, os.environ.get('SHOW', '').split(',')):
