@@ -79,13 +79,16 @@ typedef struct {
  * Judged on lists drawn before their runs (NOTES.md, "Session 20"): 64x64's rows counted as 64 had the
  * model pick 64x128 at 16 shapes of experiments/box_rows_shapes.txt, within 3% of the best at none of them
  * (64x64 at all 16); with the pairs cut too, the pairs counted whole had it pick 64x64 at 16 shapes of
- * pair_rows_shapes.txt, within 3% at 12 (64x128 at all 16).  A CTA alone cuts B's box to N's rows the same
- * way since session 22. */
-SCHED_FN double chooser_box_rows(const chooser_config *c, int M, int N)
+ * pair_rows_shapes.txt, within 3% at 12 (64x128 at all 16).
+ * Since session 22 a CTA alone cuts B's box to N the same way, and the model counts B whole: counting the cut
+ * moved 11 picks of the 4032-shape grid (M >> N) from 64x64/dp to 64x64/sk_l2, and on experiments/b_cut_shapes.txt,
+ * drawn before its run, the moved picks were within 3% of the best at 2 of 6, the picks they moved from at 6 of 6
+ * (NOTES.md, "Session 22": the model credits dp's ring of 13 only with its first k-tiles, and B's bytes had
+ * made up for it). */
+SCHED_FN double chooser_box_rows(const chooser_config *c, int M)
 {
-    const int b_cut = c->cluster == 1 && N < c->bn ? c->bn - (N + 7) / 8 * 8 : 0;   /* a CTA alone: B cut to N (session 22) */
-    if (c->tile_wgs == 1 && M <= c->bm / c->cluster) return (M + 7) / 8 * 8 / (double)c->cluster + c->bn - b_cut;   /* A cut to M; B */
-    return (c->tile_wgs > 1 ? c->bm + (double)c->bn / c->cluster : (double)c->bm / c->cluster + c->bn) - b_cut;   /* B; A */
+    if (c->tile_wgs == 1 && M <= c->bm / c->cluster) return (M + 7) / 8 * 8 / (double)c->cluster + c->bn;   /* A cut to M; B */
+    return c->tile_wgs > 1 ? c->bm + (double)c->bn / c->cluster : (double)c->bm / c->cluster + c->bn;   /* B; A */
 }
 
 /* The ring a candidate's launch uses (kernel.cu's step_prepare takes it from here): the slots its
@@ -136,12 +139,12 @@ SCHED_FN chooser_estimate chooser_estimate_with(int M, int N, int K, const choos
     e.waves = (double)e.cluster_tiles / units;
     const int rem = e.cluster_tiles % units;
     e.last_wave_fill = rem ? (double)rem / units : 1.0;
-    e.bytes_per_mac = chooser_box_rows(c, M, N) * 2.0 / ((double)c->bm * c->bn);
+    e.bytes_per_mac = chooser_box_rows(c, M) * 2.0 / ((double)c->bm * c->bn);
     e.busiest_kt = sk_plan_time(&e.plan);
     /* the CTAs the plan launches load: up to the tiles for whole tiles, and a stream-K plan over fewer
      * tiles than units runs on fewer units (auto's U', session 16) */
     const int busy = e.plan.units * cl;
-    const double l2_kt_us = busy * chooser_box_rows(c, M, N) * 128.0 / (CHOOSER_L2_GBS * 1e3) *
+    const double l2_kt_us = busy * chooser_box_rows(c, M) * 128.0 / (CHOOSER_L2_GBS * 1e3) *
                             (K % CHOOSER_BK ? CHOOSER_MISALIGNED : 1.0);
     const double gflop = 2.0 * M * (double)N * K / 1e9;
     e.power = 1.0 + CHOOSER_POWER * (gflop < CHOOSER_POWER_GFLOP ? gflop / CHOOSER_POWER_GFLOP : 1.0);
@@ -152,7 +155,7 @@ SCHED_FN chooser_estimate chooser_estimate_with(int M, int N, int K, const choos
     /* One SM's feed: the producer issues a whole ring of loads at once, and the first `stages` k-tiles arrive
      * under the launch's fixed cost; after them each k-tile waits for its own bytes, at what one SM can pull
      * (session 16: a lone 64x64 CTA streaming K takes ~0.1 us a k-tile, not its tensor cores' 0.06) */
-    const double feed_kt_us = chooser_box_rows(c, M, N) * 128.0 / (CHOOSER_SM_GBS * 1e3) *
+    const double feed_kt_us = chooser_box_rows(c, M) * 128.0 / (CHOOSER_SM_GBS * 1e3) *
                               (K % CHOOSER_BK ? CHOOSER_MISALIGNED : 1.0);
     const long long ring = chooser_ring(c, &e) < e.busiest_kt ? chooser_ring(c, &e) : e.busiest_kt;
     const double kt_fed = feed_kt_us > e.kt_us ? feed_kt_us : e.kt_us;

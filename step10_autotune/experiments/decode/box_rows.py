@@ -11,7 +11,5 @@ def edit(old, new, count=1):
     global s
     if s.count(old) != count: sys.exit("box_rows.py: chooser.h changed (%d places read %r)" % (s.count(old), old[:60]))
     s = s.replace(old, new)
-edit("    if (c->tile_wgs == 1 && M <= c->bm / c->cluster) return (M + 7) / 8 * 8 / (double)c->cluster + c->bn - b_cut;   /* A cut to M; B */\n", "")
-edit("    const int b_cut = c->cluster == 1 && N < c->bn ? c->bn - (N + 7) / 8 * 8 : 0;   /* a CTA alone: B cut to N (session 22) */\n",
-     "    const int b_cut = 0;   /* before session 22: B's box whole */\n")
+edit("    if (c->tile_wgs == 1 && M <= c->bm / c->cluster) return (M + 7) / 8 * 8 / (double)c->cluster + c->bn;   /* A cut to M; B */\n", "")
 open(sys.argv[2], "w").write(s)

@@ -25,7 +25,7 @@ variant() {
   python3 - "$DIR/$1/chooser.h" "$2" <<'PY' || exit 1
 import sys
 f = sys.argv[1]; s = open(f).read()
-at = "    const double feed_kt_us = chooser_box_rows(c, M, N) * 128.0 / (CHOOSER_SM_GBS * 1e3) *"
+at = "    const double feed_kt_us = chooser_box_rows(c, M) * 128.0 / (CHOOSER_SM_GBS * 1e3) *"
 if s.count(at) != 1: sys.exit("feed_variants: chooser.h changed; the patch no longer applies")
 open(f, 'w').write(s.replace(at, sys.argv[2]))
 PY
@@ -42,7 +42,7 @@ if [ "$PART" = stage ] || [ "$PART" = all ]; then
   python3 "$HERE/judge_logs.py" "$DIR/explain" "$@" | sed "s#$DIR/##"
 fi
 if [ "$PART" = ring ] || [ "$PART" = all ]; then
-  variant ring "    const double slot_bytes = chooser_box_rows(c, M, N) * 128.0;   /* experiment: the ring's feed */
+  variant ring "    const double slot_bytes = chooser_box_rows(c, M) * 128.0;   /* experiment: the ring's feed */
     const double rt_us = RT0 + slot_bytes / (RT_GBS * 1e3), by_ring = rt_us / c->stages, by_cap = slot_bytes / (CAP_GBS * 1e3);
     const double feed_kt_us = (by_ring > by_cap ? by_ring : by_cap) *"
   set --

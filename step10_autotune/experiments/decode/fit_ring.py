@@ -32,9 +32,9 @@ for i, n in enumerate(NAMES[:-1]):
     start.append(float(re.search(pat, src).group(1)))
     src = re.sub(pat, '#define CHOOSER_%s chooser_th[%d]' % (n, i), src)
 start.append(0.0)   # SM_LATENCY_US: the tree has none
-at = '    const double feed_kt_us = chooser_box_rows(c, M, N) * 128.0 / (CHOOSER_SM_GBS * 1e3) *\n'
+at = '    const double feed_kt_us = chooser_box_rows(c, M) * 128.0 / (CHOOSER_SM_GBS * 1e3) *\n'
 assert src.count(at) == 1, 'fit_ring: chooser.h changed; the feed line is not where it was'
-src = src.replace(at, '    const double feed_kt_us = chooser_th[%d] / c->stages + chooser_box_rows(c, M, N) * 128.0 / (CHOOSER_SM_GBS * 1e3) *\n'
+src = src.replace(at, '    const double feed_kt_us = chooser_th[%d] / c->stages + chooser_box_rows(c, M) * 128.0 / (CHOOSER_SM_GBS * 1e3) *\n'
                   % (len(NAMES) - 1))
 # FIXUP=tensor (or kt): the busiest owner's fixup, in k-tile times (sk_plan_fixup_kt), priced at the tile's
 # tensor-core k-tile time (or at its k-tile time before one SM's feed) rather than at the fed k-tile's: a

@@ -10,8 +10,6 @@ def edit(old, new, count=1):
     global s
     if s.count(old) != count: sys.exit("pair_rows.py: chooser.h changed (%d places read %r)" % (s.count(old), old[:60]))
     s = s.replace(old, new)
-edit("    if (c->tile_wgs == 1 && M <= c->bm / c->cluster) return (M + 7) / 8 * 8 / (double)c->cluster + c->bn - b_cut;   /* A cut to M; B */\n",
+edit("    if (c->tile_wgs == 1 && M <= c->bm / c->cluster) return (M + 7) / 8 * 8 / (double)c->cluster + c->bn;   /* A cut to M; B */\n",
      "    if (c->cluster == 1 && c->tile_wgs == 1 && M < c->bm) return (M + 7) / 8 * 8 + c->bn;   /* A cut to M; B */\n")
-edit("    const int b_cut = c->cluster == 1 && N < c->bn ? c->bn - (N + 7) / 8 * 8 : 0;   /* a CTA alone: B cut to N (session 22) */\n",
-     "    const int b_cut = 0;   /* before session 22: B's box whole */\n")
 open(sys.argv[2], "w").write(s)

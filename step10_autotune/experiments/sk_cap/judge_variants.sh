@@ -23,8 +23,8 @@ for v in tree all all_landed alone_landed all_landed_aligned all_pp_landed none 
   mkdir -p "$T/$v" && cp step10_autotune/chooser.h "$T/$v/"
   case $v in all*) sed -i 's/return c->cluster == 1 \&\& e->cluster_tiles/return e->cluster_tiles/' "$T/$v/chooser.h" ;;
              none*) sed -i 's/return c->cluster == 1 \&\& e->cluster_tiles/return 0 \&\& e->cluster_tiles/' "$T/$v/chooser.h" ;; esac
-  case $v in *pp_landed) sed -i 's/const double feed_kt_us = chooser_box_rows(c, M, N) \* 128.0/const double feed_kt_us = (c->tile_wgs == 1 ? c->bm + c->bn : chooser_box_rows(c, M, N)) * 128.0/' "$T/$v/chooser.h" ;;
-             *landed*) sed -i 's/const double feed_kt_us = chooser_box_rows(c, M, N) \* 128.0/const double feed_kt_us = (c->bm + c->bn) * 128.0/' "$T/$v/chooser.h" ;; esac
+  case $v in *pp_landed) sed -i 's/const double feed_kt_us = chooser_box_rows(c, M) \* 128.0/const double feed_kt_us = (c->tile_wgs == 1 ? c->bm + c->bn : chooser_box_rows(c, M)) * 128.0/' "$T/$v/chooser.h" ;;
+             *landed*) sed -i 's/const double feed_kt_us = chooser_box_rows(c, M) \* 128.0/const double feed_kt_us = (c->bm + c->bn) * 128.0/' "$T/$v/chooser.h" ;; esac
   case $v in *aligned) python3 -c 'import sys; p = sys.argv[1]; s = open(p).read(); o = "/ (CHOOSER_SM_GBS * 1e3) *\n                              (K % CHOOSER_BK ? CHOOSER_MISALIGNED : 1.0);"; assert o in s; open(p, "w").write(s.replace(o, "/ (CHOOSER_SM_GBS * 1e3);"))' "$T/$v/chooser.h" || exit 1 ;; esac
   [ "$v" = tree ] || ! cmp -s step10_autotune/chooser.h "$T/$v/chooser.h" || { echo "variant $v: chooser.h changed, the edit no longer applies"; exit 1; }
   nvcc -O2 -Icommon -I"$T/$v" "$HERE/../fixup_writers/fit_more.c" -o "$T/fm_$v" || exit 1

@@ -46,7 +46,7 @@ if [ "${PREBUILT:-0}" != 1 ]; then
   # pp_landed: kernel.cu beside a chooser.h with the other rule (a quoted include looks there first)
   mkdir -p "$BUILD/pp" && cp step10_autotune/kernel.cu "$BUILD/pp/" && cp step10_autotune/chooser.h "$BUILD/pp/"
   sed -i -e 's/return c->cluster == 1 \&\& e->cluster_tiles/return e->cluster_tiles/' \
-         -e 's/const double feed_kt_us = chooser_box_rows(c, M, N) \* 128.0/const double feed_kt_us = (c->tile_wgs == 1 ? c->bm + c->bn : chooser_box_rows(c, M, N)) * 128.0/' \
+         -e 's/const double feed_kt_us = chooser_box_rows(c, M) \* 128.0/const double feed_kt_us = (c->tile_wgs == 1 ? c->bm + c->bn : chooser_box_rows(c, M)) * 128.0/' \
       "$BUILD/pp/chooser.h"
   [ "$(diff step10_autotune/chooser.h "$BUILD/pp/chooser.h" | grep -c '^>')" = 2 ] || { echo "sk_cap: chooser.h changed, the pp_landed edit no longer applies"; exit 1; }
   variant_build pp_landed "$BUILD/pp/kernel.cu" "$BUILD/pp/step10_autotune"
