@@ -97,7 +97,8 @@ SCHED_FN double chooser_box_rows(const chooser_config *c, int M)
  * in flight over the round trip: decode/feed_load.sh), and at 13 slots 64x64/dp gained up to 17% where few
  * CTAs stream B (decode/ring_cut.sh, NOTES.md "Session 22").  But slots never filled still cost (512^3, 8
  * k-tiles a CTA: 2% slower at 13), and units streaming scattered k-ranges lost up to 10% (64x64/sk_cap,
- * "Session 19"). */
+ * "Session 19").  --stages forces every launch's ring, the model still prices this one: they differ only
+ * where a forced ring past 8 meets a plan that streams. */
 SCHED_FN int chooser_ring(const chooser_config *c, const chooser_estimate *e)
 {
     const long long deep = e->plan.sk_tiles ? 8 : e->busiest_kt > 8 ? e->busiest_kt : 8;

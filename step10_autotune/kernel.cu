@@ -910,8 +910,8 @@ static step_plan *config_prepare(const gemm_operands *op, const menu_config *m, 
      * 0.65 of cuBLAS; 1.03 with the cut, NOTES.md "Session 19"; pairs since session 20).  The slot's
      * rows past them keep old bytes; the MMAs make accumulator rows past M from them, and no store
      * writes those rows.  Each CTA still receives rank 0's box through the multicast.  A CTA alone
-     * (64x64) cuts B's box to N the same way: at M >> N with N <= 32, the model's pick went from 0.68-0.88
-     * of cuBLAS to 0.89-1.46 (H200; NOTES.md, "Session 22"; the model counts B whole: chooser_box_rows). */
+     * (64x64) cuts B's box to N the same way: at M >> N with N <= 32, the model's pick went from 0.67-0.89
+     * of cuBLAS to 0.86-1.42 (H200; NOTES.md, "Session 22"; the model counts B whole: chooser_box_rows). */
     const int cut = !SHARE_B && op->m <= A_HALF_ROWS, a_rows = cut ? (op->m + 7) / 8 * 8 : A_HALF_ROWS;
     const int b_cut = CLUSTER_SIZE == 1 && op->n <= B_HALF_ROWS, b_rows = b_cut ? (op->n + 7) / 8 * 8 : B_HALF_ROWS;
     gemm_encode_ab(&P->map_a, &P->map_b, op, a_rows, b_rows, BK);   /* the boxes each CTA loads */
