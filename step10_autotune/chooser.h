@@ -158,7 +158,7 @@ SCHED_FN chooser_estimate chooser_estimate_with(int M, int N, int K, const choos
      * (session 16: a lone 64x64 CTA streaming K takes ~0.1 us a k-tile, not its tensor cores' 0.06) */
     const double feed_kt_us = chooser_box_rows(c, M) * 128.0 / (CHOOSER_SM_GBS * 1e3) *
                               (K % CHOOSER_BK ? CHOOSER_MISALIGNED : 1.0);
-    const long long ring = chooser_ring(c, &e) < e.busiest_kt ? chooser_ring(c, &e) : e.busiest_kt;
+    const long long slots = chooser_ring(c, &e), ring = slots < e.busiest_kt ? slots : e.busiest_kt;
     const double kt_fed = feed_kt_us > e.kt_us ? feed_kt_us : e.kt_us;
     e.t_mma_us = (ring * e.kt_us + (e.busiest_kt - ring) * kt_fed) * e.power *
                  (mode != SK_MODE_AUTO && e.plan.sk_tiles ? CHOOSER_SK_SCATTER : 1.0);   /* sk, sk_cap */

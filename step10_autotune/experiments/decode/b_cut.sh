@@ -20,20 +20,9 @@ for sh in 4097x1x200 1000x8x1000 3001x33x2048 8x20x4096 5000x24x8192; do   # the
 done
 echo "checks ok: $(grep -c 'check ok' "$OUT/checks.txt") of $(grep -c '' "$OUT/checks.txt")"
 : > "$OUT/rounds.txt"
-set -- $(for b in "$@"; do echo "$b/step10_autotune --no-cache"; done)
+# one RUN per binary, its flag inside it (a word list would make "--no-cache" a run of its own, and the
+# binaries run without it: session 22's call did so, every pick the model's, no cache on the machine)
+n=$#; while [ "$n" -gt 0 ]; do set -- "$@" "$1/step10_autotune --no-cache"; shift; n=$((n - 1)); done
 variant_rotated_rounds "$OUT/rounds.txt" 3 "$BUILD" \
   "4096x16x5120 4096x32x5120 4096x48x5120 6144x32x14336 14336x8x14336 16384x24x5120 11008x1x1024 14336x4x28672" "$@"
-python3 - "$OUT/rounds.txt" <<'PY' | tee "$OUT/summary.txt"
-import re, statistics as st, sys
-rows, last, order = {}, None, []
-for l in open(sys.argv[1]):
-    m = re.match(r'r\d+ (\S+) (\S+)/step10_autotune.*?: stages=(\d+): ([\d.]+) ms .*ratio ([\d.]+)', l)
-    if m: last = m.groups(); order += [last[1]] if last[1] not in order else []; continue
-    c = re.match(r'\s+configuration: (\S+), plan (\S+),', l)
-    if c and last:
-        rows.setdefault(last[0], {}).setdefault(last[1], []).append((float(last[3]) * 1e3, float(last[4]), c.group(1) + '/' + c.group(2) + '@' + last[2]))
-        last = None
-for sh in rows:
-    print(sh + ''.join(' | %s %s %.1f us %.3f (%s)' % (b, rows[sh][b][0][2], st.median(t for t, _, _ in rows[sh][b]),
-          st.median(q for _, q, _ in rows[sh][b]), ' '.join('%.3f' % q for _, q, _ in rows[sh][b])) for b in order if b in rows[sh]))
-PY
+python3 "$HERE/rounds_picks.py" "$OUT/rounds.txt" | tee "$OUT/summary.txt"

@@ -67,11 +67,14 @@ keep = lambda f, M: 'sweep_s21' in f or 'pair_rows' in f or M > 64   # judge_log
 for (f, s), c in sorted(h200_logs.runs(keep).items()): runs.append(('h200', s, 0, c))
 
 
-def tune_sections(path, pattern):
-    """A log's --tune listings: (shape, {candidate: (ms, cuBLAS ms)}), first listing of each candidate."""
-    out, cur, tu = [], None, {}
+def tune_sections(path, pattern=None):
+    """A log's --tune listings: (shape, {candidate: (ms, cuBLAS ms)}), first listing of each candidate.  A
+    section starts at each line matching `pattern` (its groups: M, N, K); without one the whole file is one
+    section, its shape from the file's name (tune_sweep.sh's logs)."""
+    out, tu = [], {}
+    cur = None if pattern else tuple(map(int, re.search(r'tune_(\d+)x(\d+)x(\d+)', path).groups()))
     for line in open(path, errors='replace'):
-        m = re.match(pattern, line)
+        m = re.match(pattern, line) if pattern else None
         if m:
             if cur and tu: out.append((cur, tu))
             cur, tu = tuple(map(int, m.groups())), {}
@@ -96,13 +99,7 @@ for s, tu in tune_sections(BENCH, r'=== \S+ --m (\d+) --n (\d+) --k (\d+) .*--tu
 E = 'step10_autotune/experiments/logs/'
 for d, name in (('menu5c1', 'tune_fit'), ('shareb', 'tune_heldout')):
     for f in sorted(glob.glob(E + d + '/' + name + '/tune_*.log')):
-        s = tuple(map(int, re.search(r'tune_(\d+)x(\d+)x(\d+)', f).groups()))
-        for _, tu in tune_sections(f, r'()()()$') or [(None, {})]: pass
-        tu = {}
-        for line in open(f, errors='replace'):
-            t = re.match(r'tune: (\S+/\S+)\s+([\d.]+) ms \| cuBLAS ([\d.]+) ms', line)
-            if t and t.group(1) not in tu: tu[t.group(1)] = (float(t.group(2)), float(t.group(3)))
-        if tu: runs.append(('h100_' + name[5:], s, 1, scaled(tu)))
+        for s, tu in tune_sections(f): runs.append(('h100_' + name[5:], s, 1, scaled(tu)))
 # ring_cut.sh's rounds (H200, session 22): per shape the tree's runs (64x64 at 8 slots, the model's pick)
 # and the deep build's (64x64 at 13), one process each; a run's time scaled by cuBLAS's beside it to the
 # shape's median cuBLAS time, a candidate's rounds by their median.  Two runs per shape, 64x64's ring 8 and 13.
@@ -126,13 +123,7 @@ if os.path.exists(RING):
             if c: runs.append(('ring', s, 0, {k: st.median(t) for k, t in c.items()})); stages64.append(depth)
 # sweep_s22: decode/run.sh's sweep with 2fcab1c's binary (64x64 at up to 13 slots by chooser_ring, B cut to N)
 for f in sorted(glob.glob('step10_autotune/experiments/decode/logs/sweep_s22/tune_decode/tune_*.log')):
-    s = tuple(map(int, re.search(r'tune_(\d+)x(\d+)x(\d+)', f).groups()))
-    for _, tu in tune_sections(f, r'(?!)()()()'): pass
-    tu = {}
-    for line in open(f, errors='replace'):
-        t = re.match(r'tune: (\S+/\S+)\s+([\d.]+) ms \| cuBLAS ([\d.]+) ms', line)
-        if t and t.group(1) not in tu: tu[t.group(1)] = (float(t.group(2)), float(t.group(3)))
-    if tu: runs.append(('s22', s, 0, scaled(tu))); stages64.append(13)
+    for s, tu in tune_sections(f): runs.append(('s22', s, 0, scaled(tu))); stages64.append(13)
 lib.clear()
 for (_, s, g, c), d in zip(runs, stages64):
     us = D20(*[0.0] * 20)

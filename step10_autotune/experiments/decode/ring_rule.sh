@@ -17,24 +17,4 @@ shapes="$shapes 16x4096x4096 32x4096x14336 64x4096x4096 1x14336x4096 512x512x512
 : > "$OUT/rounds.txt"
 variant_rotated_rounds "$OUT/rounds.txt" 3 . "$shapes" "$OLD/step10_autotune --no-cache" "$NEW/step10_autotune --no-cache"
 # per shape: each binary's pick, its ring, median time and ratio; then new over old
-python3 - "$OUT/rounds.txt" <<'PY' | tee "$OUT/summary.txt"
-import re, statistics as st, sys
-rows, last = {}, None
-for l in open(sys.argv[1]):
-    m = re.match(r'r\d+ (\S+) (\S+)/step10_autotune.*?: stages=(\d+): ([\d.]+) ms .*ratio ([\d.]+)', l)
-    if m: last = m.groups(); continue
-    c = re.match(r'\s+configuration: (\S+), plan (\S+),', l)
-    if c and last:
-        rows.setdefault(last[0], {}).setdefault(last[1], []).append((float(last[3]) * 1e3, float(last[4]), c.group(1) + '/' + c.group(2) + '@' + last[2]))
-        last = None
-gain = []
-for sh in rows:
-    v = rows[sh]; o, n = sorted(v)
-    line = sh
-    for b in (o, n):
-        line += ' | %s %s %.1f us %.3f (%s)' % (b.split('/')[-1], v[b][0][2], st.median(t for t, _, _ in v[b]),
-                                               st.median(q for _, q, _ in v[b]), ' '.join('%.3f' % q for _, q, _ in v[b]))
-    r = st.median(q for _, q, _ in v[n]) / st.median(q for _, q, _ in v[o]); gain.append(r)
-    print(line + ' | new/old %.3f' % r)
-print('new/old over %d shapes: median %.3f, min %.3f, max %.3f' % (len(gain), st.median(gain), min(gain), max(gain)))
-PY
+python3 "$HERE/rounds_picks.py" "$OUT/rounds.txt" --new-over-old | tee "$OUT/summary.txt"
