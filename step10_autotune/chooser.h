@@ -63,6 +63,7 @@ enum { CHOOSER_MODE_CAP = SK_MODE_SK + 1 };
 /* One candidate's estimate: the plan it would run and why it costs what it does. */
 typedef struct {
     int config, mode;            /* index into the menu; SK_MODE_DP / _SK / _AUTO, CHOOSER_MODE_CAP */
+    int cluster;                 /* CTAs per cluster it launches: its configuration's, or 1 (chooser_cluster) */
     sk_plan plan;                /* the plan that mode makes here */
     int tiles, cluster_tiles;    /* tiles of this configuration, and in pairs */
     double waves;                /* cluster tiles / clusters */
@@ -105,6 +106,22 @@ SCHED_FN int chooser_ring(const chooser_config *c, const chooser_estimate *e)
     return c->stages < deep ? c->stages : (int)deep;
 }
 
+/* A pair along N goes alone where N leaves it an odd number of tiles, at most CHOOSER_ALONE_TILES_N: the
+ * last pair's second CTA would walk a padding tile (computed, not stored; common/cluster_schedule.h), at one
+ * tile across N half the pair's CTAs.  Alone, measured on the H200 at M >> N (experiments/pair_alone: 15 shapes
+ * drawn before the run, every configuration and plan): one tile across N read 0.60-0.68 -> 0.96-0.98 of
+ * cuBLAS at 8192-11008 x 72-96, alone faster for every pair tile and plan at one or three tiles; with two,
+ * the pair's shared A was 2-14% ahead (NOTES.md, "Session 23").  Past CHOOSER_ALONE_TILES_N a pair's padding
+ * is a small share and its A is still shared. */
+#ifndef CHOOSER_ALONE_TILES_N
+#define CHOOSER_ALONE_TILES_N 3
+#endif
+SCHED_FN int chooser_cluster(const chooser_config *c, int N)
+{
+    const int tn = (N + c->bn - 1) / c->bn;
+    return c->cluster > 1 && c->tile_wgs == 1 && tn % 2 && tn <= CHOOSER_ALONE_TILES_N ? 1 : c->cluster;
+}
+
 /* The DRAM floor, us; a wave's panels: its busy clusters' rows of A and columns of B, K deep. */
 SCHED_FN double chooser_dram_us(int M, int N, int K, const chooser_config *c, const chooser_device *d,
                                 double waves)
@@ -129,8 +146,10 @@ SCHED_FN double chooser_dram_us(int M, int N, int K, const chooser_config *c, co
 SCHED_FN chooser_estimate chooser_estimate_with(int M, int N, int K, const chooser_config *menu, int config,
                                                 const chooser_device *d, int mode, const sk_plan *plan)
 {
-    const chooser_config *c = &menu[config];
-    chooser_estimate e = {.config = config, .mode = mode};   /* the rest zero */
+    chooser_config launched = menu[config];   /* the cluster it launches in */
+    launched.cluster = chooser_cluster(&menu[config], N);
+    const chooser_config *c = &launched;
+    chooser_estimate e = {.config = config, .mode = mode, .cluster = c->cluster};   /* the rest zero */
     /* the plan this mode makes over the cluster tiles of this tile (sk_plan_make) */
     const int tm = (M + c->bm - 1) / c->bm, tn = (N + c->bn - 1) / c->bn, kt = (K + CHOOSER_BK - 1) / CHOOSER_BK;
     const int cl = c->cluster, units = d->ctas / cl;
@@ -175,7 +194,7 @@ SCHED_FN chooser_estimate chooser_estimate_of(int M, int N, int K, const chooser
 {
     if (mode != CHOOSER_MODE_CAP) return chooser_estimate_with(M, N, K, menu, config, d, mode, 0);
     const chooser_estimate dp = chooser_estimate_with(M, N, K, menu, config, d, SK_MODE_DP, 0);   /* T, kt */
-    const int T = dp.cluster_tiles, units = d->ctas / menu[config].cluster;
+    const int T = dp.cluster_tiles, units = d->ctas / dp.cluster;
     chooser_estimate best = dp;
     for (int u = 1; u <= units; ++u) {   /* sk_cap: all T tiles over u units, the fastest u */
         const sk_plan p = sk_plan_split(T, dp.plan.kt, units, T, u);

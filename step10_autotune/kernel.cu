@@ -108,10 +108,9 @@ static __device__ __forceinline__ void wgmma_tile_k16(float (&acc)[N_ACC], uint6
  * measured within 2%, A ahead on the large shapes (step 08's NOTES.md).  Every CTA
  * still receives the whole stage, STAGE_BYTES, into its own shared memory (less
  * the rows past M where M fits in rank 0's half: config_prepare). */
-/* 64 x 64 runs alone.  Where it wins (few tiles) the pair's start-up barrier costs more than
- * the A rows it would share save (512^3: 2-3%, NOTES.md "Session 15").  A macro of the tile,
- * as BM is: alone, the loads below are plain (no multicast) and no partner is released. */
-#define CLUSTER_SIZE (BM * BN > 64 * 64 ? 2 : 1)
+/* CLUSTER_SIZE, a template parameter as the tile is: 1 (alone) for 64 x 64, and for a pair's tile where
+ * its partner would compute only padding (MENU_CONFIG); alone, the loads below are plain (no
+ * multicast) and no partner is released. */
 #define CLUSTER_MASK ((uint16_t)0x3)                   /* multicast to both CTAs of a pair */
 #define SHARE_B (TILE_WGS == 2)   /* cooperative: a pair along M shares B (experiments/shareb); comments: read B, M for A, N */
 #define A_HALF_ROWS (SHARE_B ? BM : BM / CLUSTER_SIZE)   /* rows of A this CTA loads */
@@ -315,7 +314,7 @@ typedef struct {
 
 /* ---- the fixup (common/fixup.cuh) --------------------------------------------
  * Writer: all threads store, a barrier gathers the stores, one thread releases them. */
-template <int WG_M_BLOCKS, int BN, int TILE_WGS>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS, int CLUSTER_SIZE>
 static __device__ __forceinline__ void fixup_write_partial(const stream_k_params *sk, consumer_ctx *cc,
                                                            float (*acc)[ACC_REGS], int slot)
 {
@@ -332,7 +331,7 @@ static __device__ __forceinline__ void fixup_write_partial(const stream_k_params
  * once (step 09: one thread, two L2 round trips in a row per writer; 33 writers a tile:
  * 0.41 -> 0.65 of cuBLAS, NOTES.md "Session 17"), a barrier passes the news on, all
  * threads add the batch in k order (bitwise reproducible). */
-template <int WG_M_BLOCKS, int BN, int TILE_WGS>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS, int CLUSTER_SIZE>
 static __device__ __forceinline__ void fixup_add_partials(const stream_k_params *sk, consumer_ctx *cc,
                                                           float (*acc)[ACC_REGS], int tile, int unit)
 {
@@ -352,7 +351,7 @@ static __device__ __forceinline__ void fixup_add_partials(const stream_k_params 
 }
 
 /* A unit's fixup.  Returns 1 for a writer (it has no tile to store). */
-template <int WG_M_BLOCKS, int BN, int TILE_WGS>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS, int CLUSTER_SIZE>
 static __device__ __forceinline__ int fixup_piece(const kernel_params *P, consumer_ctx *cc,
                                                   float (*acc)[ACC_REGS], const work_unit *u)
 {
@@ -360,10 +359,10 @@ static __device__ __forceinline__ int fixup_piece(const kernel_params *P, consum
     const int unit = stream_k_unit(P);
     if (sk_unit_writes(&P->sk.plan, u)) {
         const int slot = sk_part_slot(unit, (int)cc->rank, CLUSTER_SIZE, cc->part, TILE_WGS);
-        fixup_write_partial<WG_M_BLOCKS, BN, TILE_WGS>(&P->sk, cc, acc, slot);
+        fixup_write_partial<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>(&P->sk, cc, acc, slot);
         return 1;
     }
-    if (sk_unit_waits(&P->sk.plan, u)) fixup_add_partials<WG_M_BLOCKS, BN, TILE_WGS>(&P->sk, cc, acc, u->tile, unit);
+    if (sk_unit_waits(&P->sk.plan, u)) fixup_add_partials<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>(&P->sk, cc, acc, u->tile, unit);
     return 0;
 }
 
@@ -379,7 +378,7 @@ static __device__ __forceinline__ void tma_load_box(uint32_t dst, const CUtensor
     else tma_load_2d(dst, map, k, row, bar);
 }
 
-template <int WG_M_BLOCKS, int BN, int TILE_WGS, int LOAD_A>   /* LOAD_A: producer_load_tiles says */
+template <int WG_M_BLOCKS, int BN, int TILE_WGS, int CLUSTER_SIZE, int LOAD_A>   /* LOAD_A: producer_load_tiles says */
 static __device__ __forceinline__ void producer_load_tile(const kernel_params *P, producer_ctx *pc,
                                                           const work_unit *u)
 {
@@ -418,7 +417,7 @@ static __device__ __forceinline__ void producer_load_tile(const kernel_params *P
     }
 }
 
-template <int WG_M_BLOCKS, int BN, int TILE_WGS>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS, int CLUSTER_SIZE>
 static __device__ __forceinline__ void producer_load_tiles(const kernel_params *P, producer_ctx *pc)
 {
     tma_prefetch_map(&P->map_a);
@@ -433,8 +432,8 @@ static __device__ __forceinline__ void producer_load_tiles(const kernel_params *
     const int load_a = !pc->a_cut || CLUSTER_SIZE == 1 || SHARE_B || pc->rank < P->a_loaders;   /* alone, cooperative: always */
     for (work_walk w = walk_start(P); walk_valid(P, &w); walk_next(P, &w)) {
         const work_unit u = walk_unit(P, &w);
-        if (load_a) producer_load_tile<WG_M_BLOCKS, BN, TILE_WGS, 1>(P, pc, &u);
-        else producer_load_tile<WG_M_BLOCKS, BN, TILE_WGS, 0>(P, pc, &u);
+        if (load_a) producer_load_tile<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE, 1>(P, pc, &u);
+        else producer_load_tile<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE, 0>(P, pc, &u);
     }
     /* Producer tail: acquire every slot once more, i.e. wait until both
      * CTAs' consumers have released all of them.  Then no remote arrive and
@@ -461,7 +460,7 @@ static __device__ __forceinline__ void consumer_release_cluster(uint64_t *empty,
 /* Issue the wgmmas of the k-tile in the slot cc->read_state names: KSTEPS
  * k16 steps for each of the warpgroup's WG_M_BLOCKS m64 blocks, one commit
  * group.  accumulate = 0 overwrites the accumulators on the first k16 step. */
-template <int WG_M_BLOCKS, int BN, int TILE_WGS>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS, int CLUSTER_SIZE>
 static __device__ __forceinline__ void consumer_mma_slot(consumer_ctx *cc, float (*acc)[ACC_REGS],
                                                          int accumulate)
 {
@@ -494,7 +493,7 @@ static __device__ __forceinline__ void consumer_mma_slot(consumer_ctx *cc, float
  * cc->reads counts the k-tiles this warpgroup consumed (trace, planted
  * bug).  With its last wgmma issued it passes the tensor cores to the
  * partner (when hand_over: the partner has a unit after this one). */
-template <int WG_M_BLOCKS, int BN, int TILE_WGS>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS, int CLUSTER_SIZE>
 static __device__ __forceinline__ void consumer_mainloop(consumer_ctx *cc, float (*acc)[ACC_REGS],
                                                          const work_unit *u, int hand_over)
 {
@@ -508,7 +507,7 @@ static __device__ __forceinline__ void consumer_mainloop(consumer_ctx *cc, float
         consumer_wait(sm->full, read_state->index, read_state->phase);
         CLOCK_SPAN(cc->clk, cc->leader, TP_CONSUMER_WAIT, cc->reads);
 
-        consumer_mma_slot<WG_M_BLOCKS, BN, TILE_WGS>(cc, acc, kt > u->k_begin);
+        consumer_mma_slot<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>(cc, acc, kt > u->k_begin);
         CLOCK_SPAN(cc->clk, cc->leader, TP_CONSUMER_COMPUTE, cc->reads);
 
         /* release, one k-tile late.  After issuing k-tile kt's group, wait
@@ -588,7 +587,7 @@ static __device__ __forceinline__ void epilogue_store_subtile(const kernel_param
 /* ---- epilogue: accumulators -> bf16 -> swizzled smem -> TMA store -----------
  * Two D buffers, shared with the partner in turns (cooperative: a pair each; consumer_tiles
  * takes the turn around this call). */
-template <int WG_M_BLOCKS, int BN, int TILE_WGS>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS, int CLUSTER_SIZE>
 static __device__ __forceinline__ void epilogue_store(const kernel_params *P, consumer_ctx *cc,
                                                       float (*acc)[ACC_REGS], const work_unit *u)
 {
@@ -637,7 +636,7 @@ static __device__ __forceinline__ void skip_unit(const kernel_params *P, work_wa
  * start c units into the ring and skip the partner's unit after every one. */
 /* Cooperative (TILE_WGS = 2, step 06's consumer): both take EVERY unit, its 64
  * rows `part` (128 accumulators each), every stage and epilogue together: no turns. */
-template <int WG_M_BLOCKS, int BN, int TILE_WGS>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS, int CLUSTER_SIZE>
 static __device__ __forceinline__ void consumer_tiles(const kernel_params *P, consumer_ctx *cc)
 {
     if (cc->leader && P->use_tma_store) tma_prefetch_map(&P->map_d);
@@ -671,7 +670,7 @@ static __device__ __forceinline__ void consumer_tiles(const kernel_params *P, co
         /* My turn on the tensor cores: the partner has issued its last
          * wgmma of the previous unit (or this is consumer 0's first). */
         if (TILE_WGS == 1) pingpong_wait_turn(BAR_MMA, cc->c, "pingpong mma");
-        consumer_mainloop<WG_M_BLOCKS, BN, TILE_WGS>(cc, acc, &u, partner_next);
+        consumer_mainloop<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>(cc, acc, &u, partner_next);
         /* Skip the partner's unit: my next one follows it in the ring. */
         w = next;
         if (TILE_WGS == 1) skip_unit(P, &w, &cc->read_state);
@@ -680,14 +679,14 @@ static __device__ __forceinline__ void consumer_tiles(const kernel_params *P, co
         /* The fixup, outside both turns: neither a writer's store nor an
          * owner's wait holds a barrier the partner needs (step 09's README); a
          * writer then takes its epilogue turn and passes it unused. */
-        const int writes = fixup_piece<WG_M_BLOCKS, BN, TILE_WGS>(P, cc, acc, &u);
+        const int writes = fixup_piece<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>(P, cc, acc, &u);
         if (writes || sk_unit_waits(&P->sk.plan, &u)) CLOCK_SPAN(cc->clk, cc->leader, TP_FIXUP, u.tile);
 
         /* The epilogue runs under the partner's mainloop, in its own turn (pingpong). */
         if (TILE_WGS == 1) pingpong_wait_turn(BAR_EPI, cc->c, "pingpong epilogue");
         CLOCK_SPAN(cc->clk, cc->leader, TP_CONSUMER_WAIT, cc->reads);
         if (cluster_unit_stores(&P->sched, &u) && !writes)   /* padding tiles and writers: nothing to store */
-            epilogue_store<WG_M_BLOCKS, BN, TILE_WGS>(P, cc, acc, &u);
+            epilogue_store<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>(P, cc, acc, &u);
         if (partner_next) pingpong_pass_turn(BAR_EPI, cc->c);
         CLOCK_SPAN(cc->clk, cc->leader, TP_EPILOGUE, u.tile);
     }
@@ -713,7 +712,7 @@ static __device__ __forceinline__ void consumer_tiles(const kernel_params *P, co
  *     warpgroup, so one thread's wait covers all four warps.  (CUTLASS's
  *     PipelineTmaAsync with clusters also counts one arrival per
  *     consumer warpgroup and CTA.) */
-template <int WG_M_BLOCKS, int BN, int TILE_WGS>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS, int CLUSTER_SIZE>
 static __device__ __forceinline__ void barriers_init(const smem_ring *sm, int stages)
 {
     if (threadIdx.x == 0) {
@@ -731,7 +730,7 @@ static __device__ __forceinline__ void barriers_init(const smem_ring *sm, int st
  * constant in each of the two kernels below, so the one every timed launch
  * runs has no trace code in it at all (no timer reads, no calls, no branches
  * in the k loop).  So is `lean` (pingpong_kernel_lean, further below). */
-template <int WG_M_BLOCKS, int BN, int TILE_WGS>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS, int CLUSTER_SIZE>
 static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const int traced, const int lean,
                                                 const int a_cut)
 {
@@ -743,7 +742,7 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
     const int wg = __shfl_sync(0xffffffffu, (int)threadIdx.x / WG_THREADS, 0);
     const uint32_t rank = cluster_ctarank();   /* 0 or 1: which tile and which half of A */
 
-    barriers_init<WG_M_BLOCKS, BN, TILE_WGS>(&sm, P->stages);
+    barriers_init<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>(&sm, P->stages);
     /* Nobody waits on, arrives at or TMA-signals an uninitialized barrier,
      * in this CTA or the partner's: the cluster-wide __syncthreads, its
      * arrive relaxed (mbar_fence_init released the init to the cluster). */
@@ -762,7 +761,7 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
             producer_ctx pc = {.sm = &sm, .rank = rank, .write_state = pipeline_producer_start((uint32_t)P->stages),
                                .stage_tx = a_cut || CLUSTER_SIZE == 1 ? P->stage_tx : STAGE_BYTES, .a_cut = a_cut,
                                .clk = &clk, .plant_bug = P->plant_bug};
-            producer_load_tiles<WG_M_BLOCKS, BN, TILE_WGS>(P, &pc);
+            producer_load_tiles<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>(P, &pc);
         }
         return;
     }
@@ -780,12 +779,12 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
     consumer_ctx cc = {.sm = &sm, .read_state = first, .release_state = first, .c = wg - 1,
                        .leader = tid == 0, .rank = rank, .lean = lean, .clk = &clk, .plant_bug = P->plant_bug};
     cc.part = (wg - 1) % TILE_WGS;   /* cooperative: consumer c computes rows part of every tile */
-    consumer_tiles<WG_M_BLOCKS, BN, TILE_WGS>(P, &cc);
+    consumer_tiles<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>(P, &cc);
 }
 
 /* The kernel's one parameter, the struct above, is __grid_constant__: its
  * tensor maps are read where they lie, in parameter space. */
-template <int WG_M_BLOCKS, int BN, int TILE_WGS, int A_CUT>   /* A_CUT: MENU_CONFIG says */
+template <int WG_M_BLOCKS, int BN, int TILE_WGS, int CLUSTER_SIZE, int A_CUT>   /* A_CUT: MENU_CONFIG says */
 __global__ void __launch_bounds__(THREADS, 1) pingpong_kernel(const __grid_constant__ kernel_params P)
 {
     /* The rules that depend on the tile, checked for every configuration. */
@@ -797,7 +796,7 @@ __global__ void __launch_bounds__(THREADS, 1) pingpong_kernel(const __grid_const
     static_assert(PRODUCER_REGS >= 24 && PRODUCER_REGS % 8 == 0, "setmaxnreg: a multiple of 8, >= 24");
     static_assert(TILE_WGS == 1 || TILE_WGS == CONSUMER_WGS, "a tile is one warpgroup's, or all of theirs");
     static_assert(PARTIAL_BYTES * TILE_WGS == BM * BN * sizeof(float), "a CTA's partial: its tile in fp32");
-    gemm_cta<WG_M_BLOCKS, BN, TILE_WGS>(&P, 0, 0, A_CUT);
+    gemm_cta<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>(&P, 0, 0, A_CUT);
 }
 
 /* The traced copy is a separate kernel rather than a branch inside one, so
@@ -807,11 +806,11 @@ __global__ void __launch_bounds__(THREADS, 1) pingpong_kernel(const __grid_const
  * across every call: in the DEBUG build, the bounded wait's call to
  * report_hang (which reaches printf) gets them serialized, with C7510
  * "wgmma pipeline crossing function boundary".  Check -Xptxas -v. */
-template <int WG_M_BLOCKS, int BN, int TILE_WGS>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS, int CLUSTER_SIZE>
 __global__ void __launch_bounds__(THREADS, 1)
 pingpong_kernel_traced(const __grid_constant__ kernel_params P)
 {
-    gemm_cta<WG_M_BLOCKS, BN, TILE_WGS>(&P, 1, 0, 1);
+    gemm_cta<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>(&P, 1, 0, 1);
 }
 
 /* The kernel every data-parallel launch with TMA stores runs (N % 8 == 0): the
@@ -819,52 +818,58 @@ pingpong_kernel_traced(const __grid_constant__ kernel_params P)
  * where the full one has 1,992 (64x128).  After the harness's L2 flush the code
  * is in DRAM, and the code the full kernel jumps over still costs: at 1024^3 this
  * one is 0.28 us (4%) shorter (NOTES.md, "Session 14").  Traced runs trace the full one. */
-template <int WG_M_BLOCKS, int BN, int TILE_WGS, int A_CUT>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS, int CLUSTER_SIZE, int A_CUT>
 __global__ void __launch_bounds__(THREADS, 1) pingpong_kernel_lean(const __grid_constant__ kernel_params P)
 {
-    gemm_cta<WG_M_BLOCKS, BN, TILE_WGS>(&P, 0, 1, A_CUT);
+    gemm_cta<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>(&P, 0, 1, A_CUT);
 }
 
 /* ---- host: step 08's plan plus the stream-K plan, and the launch --------------
  * A plan that streams launches cooperatively: every CTA resident or the
  * launch fails (an owner spins on a writer's flag, which a CTA waiting for an
  * SM would never raise).  Whole tiles launch as step 08.  A variable template: one per configuration. */
-template <int WG_M_BLOCKS, int BN, int TILE_WGS, int A_CUT>
+template <int WG_M_BLOCKS, int BN, int TILE_WGS, int CLUSTER_SIZE, int A_CUT>
 static const gemm_launch_desc LAUNCH = {
     .step = STEP_ID,
-    .kernel = (const void *)pingpong_kernel<WG_M_BLOCKS, BN, TILE_WGS, A_CUT>,
-    .kernel_traced = (const void *)pingpong_kernel_traced<WG_M_BLOCKS, BN, TILE_WGS>,
+    .kernel = (const void *)pingpong_kernel<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE, A_CUT>,
+    .kernel_traced = (const void *)pingpong_kernel_traced<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>,
     .threads = THREADS,
     .smem = SMEM_CONFIG,
     .min_stages = MIN_STAGES,
     .cluster = CLUSTER_SIZE,
     .cooperative = 1,   /* combines with the cluster dimension */
 };
-template <int WG_M_BLOCKS, int BN, int TILE_WGS, int A_CUT>   /* whole tiles stored by TMA: the lean kernel, not cooperative */
-static const gemm_launch_desc LAUNCH_LEAN = {STEP_ID, (const void *)pingpong_kernel_lean<WG_M_BLOCKS, BN, TILE_WGS, A_CUT>,
-    (const void *)pingpong_kernel_traced<WG_M_BLOCKS, BN, TILE_WGS>, THREADS, SMEM_CONFIG, MIN_STAGES, CLUSTER_SIZE, 0};
+template <int WG_M_BLOCKS, int BN, int TILE_WGS, int CLUSTER_SIZE, int A_CUT>   /* whole tiles stored by TMA: the lean kernel, not cooperative */
+static const gemm_launch_desc LAUNCH_LEAN = {STEP_ID, (const void *)pingpong_kernel_lean<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE, A_CUT>,
+    (const void *)pingpong_kernel_traced<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>, THREADS, SMEM_CONFIG, MIN_STAGES, CLUSTER_SIZE, 0};
 
 /* ---- the menu: the kernel above at five tiles (why these five: NOTES.md, "The menu") ---- */
 typedef struct {
     chooser_config c;                  /* its name, its tile (BM x BN), its k-tile time, TILE_WGS */
-    const gemm_launch_desc *launch[2], *lean[2];   /* LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, A_CUT>, LAUNCH_LEAN<...>:
-                                                      [0] a pair's halves of A whole, [1] rank 1 may load none;
-                                                      both launch alike, so [0] sizes grids and rings */
+    const gemm_launch_desc *launch[3], *lean[3];   /* LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE, A_CUT>, LAUNCH_LEAN<...>:
+                                                      [0] a pair's halves of A whole, [1] rank 1 may load none,
+                                                      [2] the tile alone; [0] and [1] launch alike */
 } menu_config;
 
 /* PAIR_CUT: 1 for a pair sharing A, whose kernels come twice: halves whole (every shape with M past
  * rank 0's half: the bench's) and rank 1 loading no A (M within it).  One lean kernel with both
- * producer loops read 0.5% slower at 1024^3 (H200, session 21): 176 more instructions. */
-#define MENU_CONFIG(NAME, WG_M_BLOCKS, BN, TILE_WGS, KT_US, PAIR_CUT)                                  \
-    {{NAME, 64 * WG_M_BLOCKS * TILE_WGS, BN, KT_US, TILE_WGS},                                         \
-     {&LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, 0>, &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, PAIR_CUT>},            \
-     {&LAUNCH_LEAN<WG_M_BLOCKS, BN, TILE_WGS, 0>, &LAUNCH_LEAN<WG_M_BLOCKS, BN, TILE_WGS, PAIR_CUT>}}
+ * producer loops read 0.5% slower at 1024^3 (H200, session 21): 176 more instructions.
+ * CLUSTER: 64 x 64 runs alone: where it wins (few tiles) the pair's start-up barrier costs more than
+ * the A rows it would share save (512^3: 2-3%, NOTES.md "Session 15").  ALONE: a pair along N also
+ * comes alone, for where its partner would compute only padding (chooser_cluster); ALONE = CLUSTER
+ * where it does not ([2] is [0]). */
+#define MENU_CONFIG(NAME, WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, KT_US, PAIR_CUT, ALONE)                                \
+    {{NAME, 64 * WG_M_BLOCKS * TILE_WGS, BN, KT_US, TILE_WGS},                                                       \
+     {&LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, 0>, &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, PAIR_CUT>,          \
+      &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, ALONE, 0>},                                                                 \
+     {&LAUNCH_LEAN<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, 0>, &LAUNCH_LEAN<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, PAIR_CUT>, \
+      &LAUNCH_LEAN<WG_M_BLOCKS, BN, TILE_WGS, ALONE, 0>}}
 static const menu_config MENU[] = {
-    MENU_CONFIG("64x64", 1, 64, 1, CHOOSER_KT_US_64x64, 0),   /* few tiles: twice 64x128's CTAs */
-    MENU_CONFIG("64x128", 1, 128, 1, CHOOSER_KT_US_64x128, 1),
-    MENU_CONFIG("128x128", 2, 128, 1, CHOOSER_KT_US_128x128, 1),
-    MENU_CONFIG("128x192", 2, 192, 1, CHOOSER_KT_US_128x192, 1),
-    MENU_CONFIG("128x256c", 1, 256, 2, CHOOSER_KT_US_128x256c, 0),   /* cooperative (its kernel keeps the name pingpong_kernel) */
+    MENU_CONFIG("64x64", 1, 64, 1, 1, CHOOSER_KT_US_64x64, 0, 1),   /* few tiles: twice 64x128's CTAs */
+    MENU_CONFIG("64x128", 1, 128, 1, 2, CHOOSER_KT_US_64x128, 1, 1),
+    MENU_CONFIG("128x128", 2, 128, 1, 2, CHOOSER_KT_US_128x128, 1, 1),
+    MENU_CONFIG("128x192", 2, 192, 1, 2, CHOOSER_KT_US_128x192, 1, 1),
+    MENU_CONFIG("128x256c", 1, 256, 2, 2, CHOOSER_KT_US_128x256c, 0, 2),   /* cooperative (its kernel keeps the name pingpong_kernel) */
 };
 #define MENU_SIZE ((int)(sizeof MENU / sizeof MENU[0]))
 
@@ -902,6 +907,7 @@ static void stream_k_plan_print(const step_plan *p)
 static step_plan *config_prepare(const gemm_operands *op, const menu_config *m, const chooser_estimate *e)
 {
     const int TILE_WGS = m->c.tile_wgs, WG_M_BLOCKS = m->c.bm / 64 / TILE_WGS, BN = m->c.bn;   /* for BM, ... */
+    const int CLUSTER_SIZE = e->cluster, alone = CLUSTER_SIZE < m->launch[0]->cluster;   /* chooser_cluster's */
     step_plan *p = (step_plan *)gemm_plan_alloc(sizeof *p, STEP_ID);
     kernel_params *P = &p->P;
     /* Where M fits in the rows of A that rank 0 loads (a CTA alone: 64; a pair sharing A: its half),
@@ -928,15 +934,17 @@ static step_plan *config_prepare(const gemm_operands *op, const menu_config *m, 
     static_assert((int)GEMM_MODE_DP == (int)SK_MODE_DP && (int)GEMM_MODE_SK == (int)SK_MODE_SK,
                   "--mode values are the scheduler's");
     static_assert((int)GEMM_MODE_CAP == (int)CHOOSER_MODE_CAP, "--mode cap is the chooser's");
-    const int units = gemm_persistent_grid(m->launch[0], op, 1 << 28) / CLUSTER_SIZE;
+    const int which = alone ? 2 : (int)P->a_loaders < CLUSTER_SIZE;   /* m->launch[] and lean[] */
+    const int units = gemm_persistent_grid(m->launch[which], op, 1 << 28) / CLUSTER_SIZE;
     P->sk.plan = e->plan;   /* the chooser's, the one --explain printed: it must be this launch's */
     if (e->plan.tiles != P->sched.sched.num_tiles || e->plan.kt != P->k_tiles || e->plan.units > units)
         fprintf(stderr, "step%s: the chooser's plan does not fit the launch\n", STEP_ID), exit(EXIT_WRONG);
     p->grid = P->sk.plan.units * CLUSTER_SIZE;
-    cluster_walk_params(m->launch[0], op, p->grid, P->walk_start, (int)(sizeof P->walk_start / sizeof P->walk_start[0]));
+    cluster_walk_params(m->launch[which], op, p->grid, P->walk_start, (int)(sizeof P->walk_start / sizeof P->walk_start[0]));
     p->workspace = P->sk.plan.sk_tiles ? p->grid * TILE_WGS * (PARTIAL_BYTES + sizeof(uint32_t)) : 0;
-    p->launch = m->launch[P->a_loaders < CLUSTER_SIZE];
-    p->lean = m->lean[P->a_loaders < CLUSTER_SIZE];
+    p->launch = m->launch[which];
+    p->lean = m->lean[which];
+    gemm_launch_setup(p->launch, op);   /* step_launch's `whole` is one descriptor for every configuration */
     op->report->cluster = CLUSTER_SIZE;
     op->report->config = m->c.name;
     op->report->stages = op->stages;
@@ -954,7 +962,7 @@ static void step_release(void *plan)
 static void step_launch(const gemm_operands *op, cudaStream_t stream)
 {
     static gemm_launch_desc whole;   /* LAUNCH without the cooperative attribute */
-    whole = *((const step_plan *)op->plan)->launch;   /* shared: config_prepare set up each configuration's kernels */
+    whole = *((const step_plan *)op->plan)->launch;   /* shared: config_prepare set up the plan's kernels */
     whole.cooperative = 0;
     step_plan *p = (step_plan *)op->plan;
     kernel_params *P = &p->P;
@@ -1008,10 +1016,11 @@ static void menu_explain(const gemm_operands *op)
     printf("explain: %-17s %6s %6s %5s %6s %8s %5s %8s %8s %8s\n", "candidate", "tiles", "waves", "fill",
            "B/MAC", "busiest", "power", "kt us", "DRAM us", "pred us");
     for (int i = 0; i < n; ++i)
-        printf("explain: %8s/%-8s %6d %6.2f %5.2f %6.4f %8lld %5.2f %8.3f %8.1f %8.1f%s\n",
+        printf("explain: %8s/%-8s %6d %6.2f %5.2f %6.4f %8lld %5.2f %8.3f %8.1f %8.1f%s%s\n",
                MENU[e[i].config].c.name, chooser_plan_name(&e[i]), e[i].tiles, e[i].waves,
                e[i].last_wave_fill, e[i].bytes_per_mac, e[i].busiest_kt, e[i].power, e[i].kt_us,
-               e[i].t_dram_us, e[i].t_us, i == pick ? "  <- the model's choice" : "");
+               e[i].t_dram_us, e[i].t_us, e[i].cluster < MENU[e[i].config].launch[0]->cluster ? "  alone" : "",
+               i == pick ? "  <- the model's choice" : "");
 }
 
 /* The candidate the harness names (--tune's, or the tuning cache's), else the

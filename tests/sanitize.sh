@@ -131,7 +131,13 @@ args_of() {
             echo "--m 4096 --n 16 --k 2048 --mode dp --config 64x64 --no-cache"
             # a pair's A where M fits in rank 0's half: rank 0's box cut to M, rank 1 loads none
             echo "--m 8 --n 4096 --k 1024 --mode sk --config 64x128 --no-cache"
-            echo "--m 40 --n 4096 --k 1024 --mode dp --config 128x128 --no-cache" ;;
+            echo "--m 40 --n 4096 --k 1024 --mode dp --config 128x128 --no-cache"
+            # a pair's tile alone where N leaves it one or three tiles (chooser_cluster): streamed with its B box
+            # cut to N (100, masked stores), whole tiles in the lean kernel, three tiles across N masked
+            echo "--m 4096 --n 100 --k 1024 --mode sk --config 64x128 --no-cache"
+            echo "--m 4096 --n 128 --k 512 --mode dp --config 64x128 --no-cache"
+            echo "--m 4096 --n 300 --k 512 --mode dp --config 128x128 --no-cache"
+            echo "--m 4096 --n 160 --k 1024 --mode sk --config 128x192 --no-cache" ;;
         *) echo "--m 4096 --n 4096 --k 128"; echo "--m 1024 --n 1024 --k 2048" ;;
     esac
 }

@@ -241,6 +241,33 @@ START_TEST(test_chooser_ring)
 }
 END_TEST
 
+/* A pair along N goes alone where N leaves it one or three tiles (chooser_cluster): its partner would walk a
+ * padding tile.  With two tiles, or more than three, it stays a pair; 64x64 is alone and 128x256c (a pair along
+ * M) a pair everywhere.  Alone, its cluster tiles are its tiles and it loads its whole A box. */
+START_TEST(test_chooser_cluster)
+{
+    for (int c = 1; c <= 3; ++c) {
+        const int bn = menu[c].bn;
+        ck_assert_int_eq(chooser_cluster(&menu[c], 1), 1);
+        ck_assert_int_eq(chooser_cluster(&menu[c], bn), 1);
+        ck_assert_int_eq(chooser_cluster(&menu[c], bn + 1), 2);
+        ck_assert_int_eq(chooser_cluster(&menu[c], 2 * bn), 2);
+        ck_assert_int_eq(chooser_cluster(&menu[c], 2 * bn + 8), 1);
+        ck_assert_int_eq(chooser_cluster(&menu[c], 3 * bn), 1);
+        ck_assert_int_eq(chooser_cluster(&menu[c], 5 * bn), 2);
+        const chooser_estimate e = chooser_estimate_of(11008, 96, 4096, menu, c, &h100, SK_MODE_DP);
+        ck_assert_int_eq(e.cluster, 1);
+        ck_assert_int_eq(e.cluster_tiles, e.tiles);
+        ck_assert_int_eq(e.plan.units <= h100.ctas && e.plan.units > h100.ctas / 2, 1);   /* 86-172 tiles, 132 units */
+        ck_assert(fabs(e.bytes_per_mac - (menu[c].bm + bn) * 2.0 / (menu[c].bm * bn)) < 1e-12);
+        ck_assert_int_eq(chooser_estimate_of(11008, 4096, 4096, menu, c, &h100, SK_MODE_DP).cluster, 2);
+    }
+    ck_assert_int_eq(chooser_cluster(&menu[0], 96), 1);
+    ck_assert_int_eq(chooser_cluster(&menu[4], 96), 2);
+    ck_assert_int_eq(chooser_estimate_of(11008, 96, 4096, menu, 4, &h100, SK_MODE_DP).cluster, 2);
+}
+END_TEST
+
 START_TEST(test_chooser_heldout_not_fitted)
 {
     static int held[64][3], fit[256][3];
@@ -262,6 +289,7 @@ Suite *chooser_suite(void)
     tcase_add_test(tc, test_chooser_candidates);
     tcase_add_test(tc, test_chooser_pick_and_reasons);
     tcase_add_test(tc, test_chooser_ring);
+    tcase_add_test(tc, test_chooser_cluster);
     tcase_add_test(tc, test_chooser_heldout_not_fitted);
     suite_add_tcase(s, tc);
     return s;
