@@ -106,15 +106,15 @@ SCHED_FN int chooser_ring(const chooser_config *c, const chooser_estimate *e)
     return c->stages < deep ? c->stages : (int)deep;
 }
 
-/* A pair along N goes alone where N leaves it an odd number of tiles, at most CHOOSER_ALONE_TILES_N: the
- * last pair's second CTA would walk a padding tile (computed, not stored; common/cluster_schedule.h), at one
- * tile across N half the pair's CTAs.  Alone, measured on the H200 at M >> N (experiments/pair_alone: 15 shapes
- * drawn before the run, every configuration and plan): one tile across N read 0.60-0.68 -> 0.96-0.98 of
- * cuBLAS at 8192-11008 x 72-96, alone faster for every pair tile and plan at one or three tiles; with two,
- * the pair's shared A was 2-14% ahead (NOTES.md, "Session 23").  Past CHOOSER_ALONE_TILES_N a pair's padding
- * is a small share and its A is still shared. */
+/* A pair along N goes alone where N leaves it an odd number of tiles, at most CHOOSER_ALONE_TILES_N: the last
+ * pair's second CTA would walk a padding tile (computed, not stored; common/cluster_schedule.h), at one tile
+ * across N half the pair's CTAs.  Measured on the H200 at M >> N (experiments/pair_alone, NOTES.md "Session
+ * 23"): alone, every pair tile and plan was faster or level at one, three, five and seven tiles across N
+ * (8192 x 96 x 4096: 0.59 -> 0.98 of cuBLAS; 8192 x 896 x 4096, 128x128/dp: 0.83 -> 1.00); at two the pair's
+ * shared A was ahead (4096 x 256 x 7168, 128x128/sk_l2: 1.06 against 0.92).  Past seven the padding is under
+ * an eighth of the pair's CTAs, and 4096^3 lost 2.5% alone (experiments/no_cluster): not measured, a pair. */
 #ifndef CHOOSER_ALONE_TILES_N
-#define CHOOSER_ALONE_TILES_N 3
+#define CHOOSER_ALONE_TILES_N 7
 #endif
 SCHED_FN int chooser_cluster(const chooser_config *c, int N)
 {

@@ -241,8 +241,8 @@ START_TEST(test_chooser_ring)
 }
 END_TEST
 
-/* A pair along N goes alone where N leaves it one or three tiles (chooser_cluster): its partner would walk a
- * padding tile.  With two tiles, or more than three, it stays a pair; 64x64 is alone and 128x256c (a pair along
+/* A pair along N goes alone where N leaves it 1, 3, 5 or 7 tiles (chooser_cluster): its partner would walk a
+ * padding tile.  With two tiles, or more than seven, it stays a pair; 64x64 is alone and 128x256c (a pair along
  * M) a pair everywhere.  Alone, its cluster tiles are its tiles and it loads its whole A box. */
 START_TEST(test_chooser_cluster)
 {
@@ -254,7 +254,9 @@ START_TEST(test_chooser_cluster)
         ck_assert_int_eq(chooser_cluster(&menu[c], 2 * bn), 2);
         ck_assert_int_eq(chooser_cluster(&menu[c], 2 * bn + 8), 1);
         ck_assert_int_eq(chooser_cluster(&menu[c], 3 * bn), 1);
-        ck_assert_int_eq(chooser_cluster(&menu[c], 5 * bn), 2);
+        ck_assert_int_eq(chooser_cluster(&menu[c], 4 * bn), 2);
+        ck_assert_int_eq(chooser_cluster(&menu[c], 7 * bn), 1);
+        ck_assert_int_eq(chooser_cluster(&menu[c], 9 * bn), 2);
         const chooser_estimate e = chooser_estimate_of(11008, 96, 4096, menu, c, &h100, SK_MODE_DP);
         ck_assert_int_eq(e.cluster, 1);
         ck_assert_int_eq(e.cluster_tiles, e.tiles);

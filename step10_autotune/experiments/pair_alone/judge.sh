@@ -1,7 +1,8 @@
 #!/bin/sh
 # pair_alone/judge.sh BUILD OUT [PART...]: the alone rule (chooser_cluster, session 23) on the GPU.
 #
-# The rule: a pair along N whose N leaves it one or three tiles runs alone (its own kernels, CLUSTER_SIZE 1).
+# The rule: a pair along N whose N leaves it an odd number of tiles runs alone (its own kernels, CLUSTER_SIZE 1),
+# up to CHOOSER_ALONE_TILES_N: 3 when checks, rounds and tune ran (b49313c), 7 since the threshold part.
 # Builds the tree (BUILD/step10_autotune, copied to BUILD/tree), the tree before the rule (BUILD/base: b1b1ddf's kernel.cu and
 # chooser.h) and the tree with the rule at any odd count (BUILD/a99: -DCHOOSER_ALONE_TILES_N=99).  PARTs
 # (default all four):
