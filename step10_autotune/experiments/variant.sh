@@ -1,7 +1,7 @@
 # variant.sh — sourced (`. step10_autotune/experiments/variant.sh`) by the experiments
 # that build step 10's kernel.cu (or steps 08-09's) with a small patch (smaller_tile,
 # coop128, coop128x64, no_cluster, peer05_shape, shareb_all, coop_epilogue, m512_chain,
-# m512_order, fixed_cost, small_no_cluster, deeper_ring; and step 06's late_coords).  An experiment's own patch is its own; the patch several of them share
+# m512_order, fixed_cost, small_no_cluster, deeper_ring, decode, pair_alone; and step 06's late_coords).  An experiment's own patch is its own; the patch several of them share
 # (clusters of one), building the copy, refusing to go on without a GPU,
 # checking it at odd shapes and timing runs round by round are written once, here.
 
