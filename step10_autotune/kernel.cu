@@ -31,6 +31,7 @@
  *   --mode picks the plan                 the chooser picks tile and plan
  *   an owner waits writer by writer       its first warp waits on 32 writers at once
  *   A's box: BM rows, past M too          cut to M's rows; a pair's kernels twice (A_CUT)
+ *   a pair along N everywhere             alone where its partner would compute padding
  *
  * Build and run (sm_90a only):
  *   make step10
@@ -910,14 +911,15 @@ static step_plan *config_prepare(const gemm_operands *op, const menu_config *m, 
     const int CLUSTER_SIZE = e->cluster, alone = CLUSTER_SIZE < m->launch[0]->cluster;   /* chooser_cluster's */
     step_plan *p = (step_plan *)gemm_plan_alloc(sizeof *p, STEP_ID);
     kernel_params *P = &p->P;
-    /* Where M fits in the rows of A that rank 0 loads (a CTA alone: 64; a pair sharing A: its half),
+    /* Where M fits in the rows of A that rank 0 loads (a CTA alone: BM; a pair sharing A: its half),
      * rank 0 asks for M's rows rounded up to a swizzle atom (8) and a pair's rank 1 loads no A: rows
      * past M cost TMA time though they bring zeros (64x64 at 8 x 8192 x 28672: 56% of DRAM's peak,
      * 0.65 of cuBLAS; 1.03 with the cut, NOTES.md "Session 19"; pairs since session 20).  The slot's
      * rows past them keep old bytes; the MMAs make accumulator rows past M from them, and no store
      * writes those rows.  Each CTA still receives rank 0's box through the multicast.  A CTA alone
-     * (64x64) cuts B's box to N the same way: at M >> N with N <= 32, the model's pick went from 0.67-0.89
-     * of cuBLAS to 0.86-1.42 (H200; NOTES.md, "Session 22"; the model counts B whole: chooser_box_rows). */
+     * (64x64, or a pair's tile alone) cuts B's box to N the same way: at M >> N with N <= 32, the
+     * model's pick went from 0.67-0.89 of cuBLAS to 0.86-1.42 (H200; NOTES.md, "Session 22"; the
+     * model counts B whole: chooser_box_rows). */
     const int cut = !SHARE_B && op->m <= A_HALF_ROWS, a_rows = cut ? (op->m + 7) / 8 * 8 : A_HALF_ROWS;
     const int b_cut = CLUSTER_SIZE == 1 && op->n <= B_HALF_ROWS, b_rows = b_cut ? (op->n + 7) / 8 * 8 : B_HALF_ROWS;
     gemm_encode_ab(&P->map_a, &P->map_b, op, a_rows, b_rows, BK);   /* the boxes each CTA loads */

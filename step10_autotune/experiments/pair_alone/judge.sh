@@ -14,6 +14,9 @@
 #              (drawn before this ran; model_vs_sweep.py judges them)
 #   threshold  64x128 and 128x128 forced, dp, the tree (a pair) against a99 (alone) at five and seven tiles
 #              across N, 3 rotated rounds: where does the pair's shared A beat the padding it computes?
+#   even       the same against BUILD/all1 (every pingpong tile alone: chooser_cluster without its odd
+#              test) at M >> N with an even count of tiles across N, where a pair computes no padding
+#              (not in the default list: it ran after the others)
 # PREBUILT=1 skips nvcc.  Exits 3 without a GPU.
 set -u
 BUILD=${1:?usage: judge.sh BUILD OUT [PART...]}; OUT=${2:?usage: judge.sh BUILD OUT [PART...]}; shift 2
@@ -29,6 +32,11 @@ if [ "${PREBUILT:-0}" != 1 ]; then
   variant_build base "$BUILD/base/kernel.cu" "$BUILD/base/step10_autotune"   # "chooser.h" beside it comes first
   mkdir -p "$BUILD/a99" && cp step10_autotune/kernel.cu "$BUILD/a99/kernel.cu"
   variant_build a99 "$BUILD/a99/kernel.cu" "$BUILD/a99/step10_autotune" -DCHOOSER_ALONE_TILES_N=99
+  mkdir -p "$BUILD/all1" && cp step10_autotune/kernel.cu "$BUILD/all1/kernel.cu" &&
+    sed 's/ && tn % 2 && tn <= CHOOSER_ALONE_TILES_N ? 1 : c->cluster;/ ? 1 : c->cluster;   \/\* experiment: every pair alone \*\//' \
+      step10_autotune/chooser.h > "$BUILD/all1/chooser.h" && grep -q 'experiment: every pair alone' "$BUILD/all1/chooser.h" ||
+    { echo "judge.sh: chooser.h changed; the all1 patch no longer applies"; exit 1; }
+  variant_build all1 "$BUILD/all1/kernel.cu" "$BUILD/all1/step10_autotune"   # "chooser.h" beside it comes first
 fi
 variant_need_gpu pair_alone "$BUILD/step10_autotune"
 variant_gpu_info "$BUILD" "$OUT"
@@ -54,5 +62,10 @@ threshold)
     "step10_autotune --no-cache --config 64x128 --mode dp" "a99/step10_autotune --no-cache --config 64x128 --mode dp" \
     "step10_autotune --no-cache --config 128x128 --mode dp" "a99/step10_autotune --no-cache --config 128x128 --mode dp"
   variant_rounds_summary "$OUT/threshold.txt" "$OUT/threshold_summary.txt" ;;
+even)
+  variant_rotated_rounds "$OUT/even.txt" 3 "$BUILD" "8192x512x4096 16384x512x2048 8192x1024x4096 4096x1024x4096 4096x2048x4096" \
+    "step10_autotune --no-cache --config 64x128 --mode dp" "all1/step10_autotune --no-cache --config 64x128 --mode dp" \
+    "step10_autotune --no-cache --config 128x128 --mode dp" "all1/step10_autotune --no-cache --config 128x128 --mode dp"
+  variant_rounds_summary "$OUT/even.txt" "$OUT/even_summary.txt" ;;
 *) echo "judge.sh: unknown part $part"; exit 2 ;;
 esac; done
