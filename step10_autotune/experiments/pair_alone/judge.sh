@@ -17,6 +17,8 @@
 #   even       the same against BUILD/all1 (every pingpong tile alone: chooser_cluster without its odd
 #              test) at M >> N with an even count of tiles across N, where a pair computes no padding
 #              (not in the default list: it ran after the others)
+#   tie        the model's pick of the tree against base's, 3 rotated rounds, at ../pair_alone_tie_shapes.txt
+#              (N <= 64, where 128x128 alone took 64x64's place on a predicted tie; not in the default list)
 # PREBUILT=1 skips nvcc.  Exits 3 without a GPU.
 set -u
 BUILD=${1:?usage: judge.sh BUILD OUT [PART...]}; OUT=${2:?usage: judge.sh BUILD OUT [PART...]}; shift 2
@@ -67,5 +69,10 @@ even)
     "step10_autotune --no-cache --config 64x128 --mode dp" "all1/step10_autotune --no-cache --config 64x128 --mode dp" \
     "step10_autotune --no-cache --config 128x128 --mode dp" "all1/step10_autotune --no-cache --config 128x128 --mode dp"
   variant_rounds_summary "$OUT/even.txt" "$OUT/even_summary.txt" ;;
+tie)
+  variant_rotated_rounds "$OUT/tie.txt" 3 "$BUILD" \
+    "$(grep -v '^#' "$HERE/../pair_alone_tie_shapes.txt" | awk '{ printf "%sx%sx%s ", $1, $2, $3 }')" \
+    "base/step10_autotune --no-cache" "tree/step10_autotune --no-cache"
+  python3 "$HERE/../decode/rounds_picks.py" "$OUT/tie.txt" --new-over-old | tee "$OUT/tie_summary.txt" ;;
 *) echo "judge.sh: unknown part $part"; exit 2 ;;
 esac; done
