@@ -19,6 +19,9 @@
 #              (not in the default list: it ran after the others)
 #   tie        the model's pick of the tree against base's, 3 rotated rounds, at ../pair_alone_tie_shapes.txt
 #              (N <= 64, where 128x128 alone took 64x64's place on a predicted tie; not in the default list)
+#   padding    base's pairs (b1b1ddf: a pair everywhere), 64x128/dp and 128x128/dp forced, 3 rotated rounds,
+#              at N of an odd count of tiles (a padding partner) beside N one tile wider (no padding, more
+#              work): if a padding tile cost no more than a real one, the narrower N would not be slower
 # PREBUILT=1 skips nvcc.  Exits 3 without a GPU.
 set -u
 BUILD=${1:?usage: judge.sh BUILD OUT [PART...]}; OUT=${2:?usage: judge.sh BUILD OUT [PART...]}; shift 2
@@ -74,5 +77,10 @@ tie)
     "$(grep -v '^#' "$HERE/../pair_alone_tie_shapes.txt" | awk '{ printf "%sx%sx%s ", $1, $2, $3 }')" \
     "base/step10_autotune --no-cache" "tree/step10_autotune --no-cache"
   python3 "$HERE/../decode/rounds_picks.py" "$OUT/tie.txt" --new-over-old | tee "$OUT/tie_summary.txt" ;;
+padding)
+  variant_rotated_rounds "$OUT/padding.txt" 3 "$BUILD" "8192x128x4096 8192x256x4096 8192x640x4096 8192x768x4096 16384x640x2048 16384x768x2048" \
+    "base/step10_autotune --no-cache --config 64x128 --mode dp" "base/step10_autotune --no-cache --config 128x128 --mode dp"
+  awk '/^r[0-9]/ { t = ""; for (i = 1; i <= NF; i++) if ($i == "ms" && t == "") t = $(i - 1); c = $0; sub(/.*--config /, "", c); sub(/ .*/, "", c)
+                   k = $2 " " c; v[k] = v[k] " " t } END { for (k in v) print k ":" v[k] }' "$OUT/padding.txt" | sort | tee "$OUT/padding_summary.txt" ;;
 *) echo "judge.sh: unknown part $part"; exit 2 ;;
 esac; done
