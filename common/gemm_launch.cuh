@@ -239,14 +239,16 @@ static void gemm_launch(const gemm_launch_desc *l, const gemm_operands *op, int 
                         const void *params, cudaStream_t stream)
 {
     void *args[] = {(void *)params};
-    /* The descriptors already set up: one per step, one per configuration of
-     * step 10's menu (whose --tune alternates between them). */
-    static const gemm_launch_desc *ready[16];
+    /* The kernels already set up (their shared-memory opt-in is per kernel): one
+     * per step, one per configuration of step 10's menu (whose --tune alternates
+     * between them).  Keyed by the kernel, not the descriptor: a step may launch
+     * through a copy it rewrites (step 10's `whole`, its kernels not cooperative). */
+    static const void *ready[16];
     int known = 0;
-    while (known < 16 && ready[known] && ready[known] != l) ++known;
+    while (known < 16 && ready[known] && ready[known] != l->kernel) ++known;
     if (known == 16 || !ready[known]) {
         gemm_launch_setup(l, op);
-        if (known < 16) ready[known] = l;
+        if (known < 16) ready[known] = l->kernel;
     }
     const void *kernel = TRACE_ON(op->trace) ? l->kernel_traced : l->kernel;
     const size_t smem = smem_layout_of(l->smem, op->stages).total;

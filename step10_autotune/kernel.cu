@@ -946,7 +946,6 @@ static step_plan *config_prepare(const gemm_operands *op, const menu_config *m, 
     p->workspace = P->sk.plan.sk_tiles ? p->grid * TILE_WGS * (PARTIAL_BYTES + sizeof(uint32_t)) : 0;
     p->launch = m->launch[which];
     p->lean = m->lean[which];
-    gemm_launch_setup(p->launch, op);   /* step_launch's `whole` is one descriptor for every configuration */
     op->report->cluster = CLUSTER_SIZE;
     op->report->config = m->c.name;
     op->report->stages = op->stages;
@@ -964,7 +963,7 @@ static void step_release(void *plan)
 static void step_launch(const gemm_operands *op, cudaStream_t stream)
 {
     static gemm_launch_desc whole;   /* LAUNCH without the cooperative attribute */
-    whole = *((const step_plan *)op->plan)->launch;   /* shared: config_prepare set up the plan's kernels */
+    whole = *((const step_plan *)op->plan)->launch;   /* gemm_launch sets up each kernel once, whatever its descriptor */
     whole.cooperative = 0;
     step_plan *p = (step_plan *)op->plan;
     kernel_params *P = &p->P;

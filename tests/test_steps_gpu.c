@@ -476,8 +476,8 @@ START_TEST(test_autotune_chooser)
     run_expect(AT_BIN, "--m 1001 --n 1000 --k 2048 " QUICK, 0, 60, "refused");
     unlink(cache);
     /* --tune runs every configuration in one process: with N % 8 != 0 their whole tiles share one launch
-     * descriptor (step_launch's `whole`; 64x128 failed to launch after 64x64 there before session 23), and
-     * N of one tile runs each pair alone (chooser_cluster) */
+     * descriptor (step_launch's `whole`; 64x128 failed to launch after 64x64 there before session 23, when
+     * gemm_launch set up descriptors, not kernels), and N of one tile runs each pair alone (chooser_cluster) */
     run_expect(AT_BIN, "--m 3000 --n 100 --k 512 --tune --no-cache " QUICK, 0, 120, "check ok");
 }
 END_TEST
