@@ -43,8 +43,10 @@
 #include <cuda.h>
 
 /* The ring's cap, before common/smem_layout.h: 16, not step 03's 8.  Only 64x64's 16 KiB stages fit more
- * than 8 (13); chooser_ring says when it takes them. */
+ * than 8 (13); chooser_ring says when it takes them.  An experiment may set another with -D. */
+#ifndef SMEM_LAYOUT_MAX_STAGES
 #define SMEM_LAYOUT_MAX_STAGES 16
+#endif
 #include "chooser.h"   /* first: it sets the stream-K plans' fixup cost (SK_FIXUP_MORE_KT) */
 #include "cluster_launch.cuh"
 #include "gemm.cuh"

@@ -45,21 +45,12 @@ open(sys.argv[2], "w").write(s)' step10_autotune/kernel.cu "$1/$2/kernel.cu" "${
 }
 
 # variant_deeper_ring BUILD NAME STAGES [LINE]: step 10 built in BUILD/NAME with a ring of up to STAGES
-# slots: common/smem_layout.h copied beside its kernel.cu with SMEM_LAYOUT_MAX_STAGES raised from 8, and
-# kernel.cu including that copy first (LINE, a C line, after it: deeper_ring/run.sh's one D buffer).
+# slots (-DSMEM_LAYOUT_MAX_STAGES: kernel.cu's cap, and common/smem_layout.h's, give way to it), LINE (a C
+# line: deeper_ring/run.sh's one D buffer) first in its copy of kernel.cu.
 variant_deeper_ring() {
     mkdir -p "$1/$2" || exit 1
-    sed "s/^#define SMEM_LAYOUT_MAX_STAGES 8 /#define SMEM_LAYOUT_MAX_STAGES $3/" common/smem_layout.h > "$1/$2/smem_layout.h"
-    grep -q "^#define SMEM_LAYOUT_MAX_STAGES $3" "$1/$2/smem_layout.h" ||
-        { echo "deeper_ring: common/smem_layout.h changed; the patch no longer applies"; exit 1; }
-    variant_patch_py "$1" "$2" "#include \"smem_layout.h\"   /* experiment: the copy beside this file, $3 stages at most */
-${4:+$4
-}" <<'PY'
-first = '#include <cuda.h>\n'
-if s.count(first) != 1:
-    sys.exit("deeper_ring: kernel.cu changed; the patch no longer applies")
-s = s.replace(first, sys.argv[3] + first)
-PY
+    { [ -z "${4-}" ] || printf '%s\n' "$4"; cat step10_autotune/kernel.cu; } > "$1/$2/kernel.cu" || exit 1
+    variant_build "$2" "$1/$2/kernel.cu" "$1/$2/step10_autotune" -DSMEM_LAYOUT_MAX_STAGES="$3"
 }
 
 # variant_need_gpu NAME BIN: exit 3, the contract's "no suitable GPU", once the build is done.

@@ -7,7 +7,8 @@
 # with 8; a slot's round trip ~1.1-1.3 us).  Session 19's deeper ring (deeper_ring/stream.sh) ran
 # before the cut; 13 slots of 16 KiB fit beside the D buffers, and the cut leaves them fewer bytes to
 # carry.  Builds step 10 and the same with the ring's cap at 16 (variant_deeper_ring, so 64x64 takes 13
-# by default and the other tiles what they took), checks the deep build at odd shapes, then 3 rotated
+# by default and the other tiles what they took; the tree's cap since 101c629, so at HEAD the two builds
+# are alike and the rounds' --stages 8 and 13 carry the question), checks the deep build at odd shapes, then 3 rotated
 # rounds at decode shapes (M <= 32, the cut; M = 64, no cut) and 512^3: the model's pick; 64x64 at 8
 # slots, its plan the model's and dp; 64x64 at 13, the same two.  PREBUILT=1 skips nvcc.  Exits 3
 # without a GPU.

@@ -10,9 +10,8 @@
 # (Measured: that wait costs 1-2% at 768^3 and 1024^3, and the ninth stage gains nothing;
 # ../../NOTES.md, "Session 13".)
 #
-# Builds step 10 with EPI_BUFS 1 and a ring of up to 10 stages (BUILD/ring/: a copy of
-# common/smem_layout.h with SMEM_LAYOUT_MAX_STAGES 10 beside the patched kernel.cu, which
-# includes it first).  Then 3 rounds at 512^3, 768^3 and 1024^3 of 64x128/dp: the tree at 6, 7
+# Builds step 10 with EPI_BUFS 1 and a ring of up to 10 stages (BUILD/ring/: variant.sh's
+# variant_deeper_ring, -DSMEM_LAYOUT_MAX_STAGES=10; since session 22 the tree's cap is 16).  Then 3 rounds at 512^3, 768^3 and 1024^3 of 64x128/dp: the tree at 6, 7
 # and 8 stages, the build at 8 (the cost of one D buffer) and 9; the checks at odd shapes.
 # PREBUILT=1 skips nvcc.  Exits 3 without a GPU.
 set -u

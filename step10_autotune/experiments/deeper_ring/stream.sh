@@ -10,8 +10,8 @@
 # ceiling).  (deeper_ring/run.sh asked the same of 64x128 at the small squares: a ninth stage gained
 # nothing there, where one k-tile's wait is not the bound.)
 #
-# Builds step 10 with that cap at 16 (BUILD/ring16/: a copy of common/smem_layout.h beside the patched
-# kernel.cu, which includes it first); nothing else changes, so 64x64 takes 13 stages by default and
+# Builds step 10 with that cap at 16 (BUILD/ring16/: variant.sh's variant_deeper_ring; the tree's cap
+# since session 22, so at HEAD the two builds are alike); nothing else changes, so 64x64 takes 13 stages by default and
 # the other tiles what they took.  Then the checks at odd shapes (64x64 and 64x128, every plan), and 3
 # rotated rounds of 64x64 forced: dp at decode shapes and a small square, cap at K-heavy shapes; each
 # the tree at 8 stages beside the build at 8, 10 and 13.
