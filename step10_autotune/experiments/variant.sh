@@ -53,6 +53,19 @@ variant_deeper_ring() {
     variant_build "$2" "$1/$2/kernel.cu" "$1/$2/step10_autotune" -DSMEM_LAYOUT_MAX_STAGES="$3"
 }
 
+# variant_pairs_alone BUILD NAME: step 10 built in BUILD/NAME with every pair along N alone wherever N
+# falls (chooser_cluster without its odd-count test: a copy of chooser.h beside kernel.cu's copy, which
+# "chooser.h" finds first); pair_alone/run.sh and judge.sh.  The other side, every pair a pair, needs no
+# patch: -DCHOOSER_ALONE_TILES_N=0.
+variant_pairs_alone() {
+    mkdir -p "$1/$2" && cp step10_autotune/kernel.cu "$1/$2/kernel.cu" || exit 1
+    sed 's/ && tn % 2 && tn <= CHOOSER_ALONE_TILES_N ? 1 : c->cluster;/ ? 1 : c->cluster;   \/\* experiment: every pair alone \*\//' \
+        step10_autotune/chooser.h > "$1/$2/chooser.h"
+    grep -q 'experiment: every pair alone' "$1/$2/chooser.h" ||
+        { echo "$2: chooser.h changed; the every-pair-alone patch no longer applies"; exit 1; }
+    variant_build "$2" "$1/$2/kernel.cu" "$1/$2/step10_autotune" -diag-suppress=177   # tn unused
+}
+
 # variant_need_gpu NAME BIN: exit 3, the contract's "no suitable GPU", once the build is done.
 variant_need_gpu() {
     nvidia-smi > /dev/null 2>&1 || { echo "$1: built $2; no GPU here"; exit 3; }

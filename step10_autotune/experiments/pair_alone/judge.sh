@@ -37,11 +37,7 @@ if [ "${PREBUILT:-0}" != 1 ]; then
   variant_build base "$BUILD/base/kernel.cu" "$BUILD/base/step10_autotune"   # "chooser.h" beside it comes first
   mkdir -p "$BUILD/a99" && cp step10_autotune/kernel.cu "$BUILD/a99/kernel.cu"
   variant_build a99 "$BUILD/a99/kernel.cu" "$BUILD/a99/step10_autotune" -DCHOOSER_ALONE_TILES_N=99
-  mkdir -p "$BUILD/all1" && cp step10_autotune/kernel.cu "$BUILD/all1/kernel.cu" &&
-    sed 's/ && tn % 2 && tn <= CHOOSER_ALONE_TILES_N ? 1 : c->cluster;/ ? 1 : c->cluster;   \/\* experiment: every pair alone \*\//' \
-      step10_autotune/chooser.h > "$BUILD/all1/chooser.h" && grep -q 'experiment: every pair alone' "$BUILD/all1/chooser.h" ||
-    { echo "judge.sh: chooser.h changed; the all1 patch no longer applies"; exit 1; }
-  variant_build all1 "$BUILD/all1/kernel.cu" "$BUILD/all1/step10_autotune"   # "chooser.h" beside it comes first
+  variant_pairs_alone "$BUILD" all1
 fi
 variant_need_gpu pair_alone "$BUILD/step10_autotune"
 variant_gpu_info "$BUILD" "$OUT"
