@@ -858,21 +858,22 @@ typedef struct {
  * rank 0's half: the bench's) and rank 1 loading no A (M within it).  One lean kernel with both
  * producer loops read 0.5% slower at 1024^3 (H200, session 21): 176 more instructions.
  * CLUSTER: 64 x 64 runs alone: where it wins (few tiles) the pair's start-up barrier costs more than
- * the A rows it would share save (512^3: 2-3%, NOTES.md "Session 15").  ALONE: a pair along N also
- * comes alone, for where its partner would compute only padding (chooser_cluster); ALONE = CLUSTER
- * where it does not ([2] is [0]). */
-#define MENU_CONFIG(NAME, WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, KT_US, PAIR_CUT, ALONE)                                \
-    {{NAME, 64 * WG_M_BLOCKS * TILE_WGS, BN, KT_US, TILE_WGS},                                                       \
-     {&LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, 0>, &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, PAIR_CUT>,          \
-      &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, ALONE, 0>},                                                                 \
-     {&LAUNCH_LEAN<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, 0>, &LAUNCH_LEAN<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, PAIR_CUT>, \
-      &LAUNCH_LEAN<WG_M_BLOCKS, BN, TILE_WGS, ALONE, 0>}}
+ * the A rows it would share save (512^3: 2-3%, NOTES.md "Session 15").  [2]: a pingpong pair (along N)
+ * also comes alone, for where its partner would compute only padding (chooser_cluster); for 64x64 and
+ * the cooperative pair (along M, never sent alone) [2] is [0]. */
+#define MENU_CONFIG(NAME, WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, KT_US, PAIR_CUT)                              \
+    {{NAME, 64 * WG_M_BLOCKS * TILE_WGS, BN, KT_US, TILE_WGS},                                             \
+     {&LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, 0>, &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, PAIR_CUT>, \
+      &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, TILE_WGS == 1 ? 1 : CLUSTER, 0>},                                 \
+     {&LAUNCH_LEAN<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, 0>,                                                  \
+      &LAUNCH_LEAN<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, PAIR_CUT>,                                           \
+      &LAUNCH_LEAN<WG_M_BLOCKS, BN, TILE_WGS, TILE_WGS == 1 ? 1 : CLUSTER, 0>}}
 static const menu_config MENU[] = {
-    MENU_CONFIG("64x64", 1, 64, 1, 1, CHOOSER_KT_US_64x64, 0, 1),   /* few tiles: twice 64x128's CTAs */
-    MENU_CONFIG("64x128", 1, 128, 1, 2, CHOOSER_KT_US_64x128, 1, 1),
-    MENU_CONFIG("128x128", 2, 128, 1, 2, CHOOSER_KT_US_128x128, 1, 1),
-    MENU_CONFIG("128x192", 2, 192, 1, 2, CHOOSER_KT_US_128x192, 1, 1),
-    MENU_CONFIG("128x256c", 1, 256, 2, 2, CHOOSER_KT_US_128x256c, 0, 2),   /* cooperative (its kernel keeps the name pingpong_kernel) */
+    MENU_CONFIG("64x64", 1, 64, 1, 1, CHOOSER_KT_US_64x64, 0),   /* few tiles: twice 64x128's CTAs */
+    MENU_CONFIG("64x128", 1, 128, 1, 2, CHOOSER_KT_US_64x128, 1),
+    MENU_CONFIG("128x128", 2, 128, 1, 2, CHOOSER_KT_US_128x128, 1),
+    MENU_CONFIG("128x192", 2, 192, 1, 2, CHOOSER_KT_US_128x192, 1),
+    MENU_CONFIG("128x256c", 1, 256, 2, 2, CHOOSER_KT_US_128x256c, 0),   /* cooperative (its kernel keeps the name pingpong_kernel) */
 };
 #define MENU_SIZE ((int)(sizeof MENU / sizeof MENU[0]))
 
