@@ -276,9 +276,9 @@ static __device__ __forceinline__ void walk_next(const kernel_params *P, work_wa
     sk_walk_next(&P->sk.plan, w);
 }
 
-/* A tile past an odd N edge is a unit too: its CTA computes on zeros (its
- * half of A is the partner's) and does not store (cluster_unit_stores).  The
- * rank is read where needed (a special register) rather than kept live. */
+/* A tile past an odd N edge is a unit too: its CTA loads no B (producer_load_tile), computes on the
+ * slot's old bytes and its half of A (the partner's needs it) and does not store (cluster_unit_stores).
+ * The rank is read where needed (a special register) rather than kept live. */
 static __device__ __forceinline__ work_unit walk_unit(const kernel_params *P, const work_walk *w)
 {
     return sk_walk_unit(&P->sk.plan, w, &P->sched, (int)cluster_ctarank());
@@ -387,6 +387,12 @@ static __device__ __forceinline__ void producer_load_tile(const kernel_params *P
 {
     const smem_ring *sm = pc->sm;
     pipeline_state *write_state = &pc->write_state;
+    /* A pair's padding tile (past N's last tile at an odd count; the cooperative pair's, past M's): the box
+     * that is ours alone would be all zero fill, and TMA serves that slower than a load (a pair at 5 tiles
+     * across N took 1.5x the time of one at 6, NOTES.md "Session 24").  It skips that box and expects the
+     * partner's share only; its MMAs read the slot's old bytes, and nothing it computes is stored. */
+    const int pad = CLUSTER_SIZE == 2 && !cluster_unit_stores(&P->sched, u);
+    const uint32_t tx = pad ? pc->stage_tx - (SHARE_B ? A_STAGE_BYTES : B_STAGE_BYTES) : pc->stage_tx;
     for (int kt = u->k_begin; kt < u->k_end; ++kt, ++pc->loads) {
         /* acquire: the slot's previous contents were fully read (WAR). */
         producer_acquire(sm->empty, write_state->index, write_state->phase);
@@ -406,15 +412,16 @@ static __device__ __forceinline__ void producer_load_tile(const kernel_params *P
 #ifdef COURSE_DEBUG
         if (!(PLANTED(pc->plant_bug, BUG_SKIP_COMMIT) && pc->loads == 1))
 #endif
-            mbar_arrive_expect_tx(bar, pc->stage_tx);
+            mbar_arrive_expect_tx(bar, tx);
         /* Coordinates innermost first: {k, row}.  Our half of A, into the
          * same offset of both CTAs' slot; each one's full barrier counts it. */
         const uint32_t ra = SHARE_B ? 0 : pc->rank, rb = SHARE_B ? pc->rank : 0;   /* the other box is ours alone */
-        if (LOAD_A)
+        if (LOAD_A && !(SHARE_B && pad))
             tma_load_box<!SHARE_B && CLUSTER_SIZE == 2>(sm->a + write_state->index * A_STAGE_BYTES + ra * A_HALF_BYTES, &P->map_a,
                                    kt * BK, u->tile_m * BM + (int)ra * A_HALF_ROWS, smem_u32(bar));
-        tma_load_box<SHARE_B && CLUSTER_SIZE == 2>(sm->b + write_state->index * B_STAGE_BYTES + rb * B_HALF_BYTES, &P->map_b,
-                              kt * BK, u->tile_n * BN + (int)rb * B_HALF_ROWS, smem_u32(bar));
+        if (!(!SHARE_B && pad))
+            tma_load_box<SHARE_B && CLUSTER_SIZE == 2>(sm->b + write_state->index * B_STAGE_BYTES + rb * B_HALF_BYTES, &P->map_b,
+                                  kt * BK, u->tile_n * BN + (int)rb * B_HALF_ROWS, smem_u32(bar));
         CLOCK_SPAN(pc->clk, 1, TP_PRODUCER_LOAD, pc->loads);
         pipeline_advance(write_state);
     }
