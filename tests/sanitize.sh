@@ -137,7 +137,13 @@ args_of() {
             echo "--m 4096 --n 100 --k 1024 --mode sk --config 64x128 --no-cache"
             echo "--m 4096 --n 128 --k 512 --mode dp --config 64x128 --no-cache"
             echo "--m 4096 --n 300 --k 512 --mode dp --config 128x128 --no-cache"
-            echo "--m 4096 --n 160 --k 1024 --mode sk --config 128x192 --no-cache" ;;
+            echo "--m 4096 --n 160 --k 1024 --mode sk --config 128x192 --no-cache"
+            # a pair with a padding CTA (odd counts past chooser_cluster's 7), which loads no box of its own
+            # (producer_load_tile): 9 tiles across N in the lean kernel; 9 across N streamed with masked
+            # stores; the cooperative pair along M, 3 tiles along M, streamed
+            echo "--m 4096 --n 1152 --k 512 --mode dp --config 128x128 --no-cache"
+            echo "--m 1000 --n 1100 --k 1024 --mode sk --config 64x128 --no-cache"
+            echo "--m 300 --n 2048 --k 1024 --mode sk --config 128x256c --no-cache" ;;
         *) echo "--m 4096 --n 4096 --k 128"; echo "--m 1024 --n 1024 --k 2048" ;;
     esac
 }
