@@ -112,7 +112,9 @@ SCHED_FN int chooser_ring(const chooser_config *c, const chooser_estimate *e)
  * 23"): alone, every pair tile and plan was faster or level at one, three, five and seven tiles across N
  * (8192 x 96 x 4096: 0.59 -> 0.98 of cuBLAS; 8192 x 896 x 4096, 128x128/dp: 0.83 -> 1.00); at two the pair's
  * shared A was ahead (4096 x 256 x 7168, 128x128/sk_l2: 1.06 against 0.92).  Past seven the padding is under
- * an eighth of the pair's CTAs, and 4096^3 lost 2.5% alone (experiments/no_cluster): not measured, a pair. */
+ * an eighth of the pair's CTAs, and 4096^3 lost 2.5% alone (experiments/no_cluster): a pair.  Since session 24
+ * a padding CTA loads no B box, and alone still won or tied at one to seven (by 0-16%), the pair won at nine
+ * (64x128/dp 8192 x 1152 x 4096: 141 against 159 us; experiments/padding_box). */
 #ifndef CHOOSER_ALONE_TILES_N
 #define CHOOSER_ALONE_TILES_N 7
 #endif
