@@ -235,7 +235,7 @@ typedef struct {
      * before (the pair's count an immediate), 1024^3 read 1.4% behind with them at the end and 0.8%
      * here (medians of 3, one call each, session 20).  Since session 21 only the kernels that cut A
      * read them: 64x64's and a pair's A_CUT = 1 copies (MENU_CONFIG). */
-    uint32_t stage_tx;                 /* a stage's bytes, A's box cut to M, 64x64's B to N (config_prepare) */
+    uint32_t stage_tx;                 /* a stage's bytes, A's box cut to M (config_prepare) */
     uint32_t a_loaders;                /* ranks of a pair along N loading their half of A: 1 when M fits in rank 0's */
     cluster_sched sched;               /* cluster tiles; rank r of a cluster takes tile r */
     uint16_t walk_start[CLUSTER_PROBE_MAX_SMS / 2];   /* each cluster's first work index: no global load */
@@ -243,6 +243,8 @@ typedef struct {
     int use_tma_store;                 /* 1: N % 8 == 0 (16-byte D rows), 0: masked stores */
     trace_ctx trace;                   /* tracing off unless --trace (recs == NULL) */
     int plant_bug;                     /* DEBUG builds: --plant-bug, else 0 */
+    uint32_t edge_tx;                  /* a stage's bytes with map_edge's box (config_prepare) */
+    CUtensorMap map_edge;              /* the last tile column's B box cut to N (cooperative: the last row's A, to M) */
 } kernel_params;
 
 /* This cluster's unit: its place in the placement's walk order.  Re-read
@@ -393,7 +395,11 @@ static __device__ __forceinline__ void producer_load_tile(const kernel_params *P
      * across N took 1.5x the time of one at 6, NOTES.md "Session 24").  It skips that box and expects the
      * partner's share only; its MMAs read the slot's old bytes, and nothing it computes is stored. */
     const int pad = CLUSTER_SIZE == 2 && !cluster_unit_stores(&P->sched, u);
-    const uint32_t tx = pad ? pc->stage_tx - (SHARE_B ? A_STAGE_BYTES : B_STAGE_BYTES) : pc->stage_tx;
+    /* The last tile column's box of B (the cooperative pair's: the last row's A) stops at the matrix's edge
+     * (config_prepare: rows past it cost more than real ones). */
+    const int edge = SHARE_B ? u->tile_m == P->sched.tiles_m - 1 : u->tile_n == P->sched.tiles_n - 1;
+    const CUtensorMap *own = edge ? &P->map_edge : SHARE_B ? &P->map_a : &P->map_b;
+    const uint32_t tx = pad ? pc->stage_tx - (SHARE_B ? A_STAGE_BYTES : B_STAGE_BYTES) : edge ? P->edge_tx : pc->stage_tx;
     for (int kt = u->k_begin; kt < u->k_end; ++kt, ++pc->loads) {
         /* acquire: the slot's previous contents were fully read (WAR). */
         producer_acquire(sm->empty, write_state->index, write_state->phase);
@@ -418,10 +424,10 @@ static __device__ __forceinline__ void producer_load_tile(const kernel_params *P
          * same offset of both CTAs' slot; each one's full barrier counts it. */
         const uint32_t ra = SHARE_B ? 0 : pc->rank, rb = SHARE_B ? pc->rank : 0;   /* the other box is ours alone */
         if (LOAD_A && !(SHARE_B && pad))
-            tma_load_box<!SHARE_B && CLUSTER_SIZE == 2>(sm->a + write_state->index * A_STAGE_BYTES + ra * A_HALF_BYTES, &P->map_a,
+            tma_load_box<!SHARE_B && CLUSTER_SIZE == 2>(sm->a + write_state->index * A_STAGE_BYTES + ra * A_HALF_BYTES, SHARE_B ? own : &P->map_a,
                                    kt * BK, u->tile_m * BM + (int)ra * A_HALF_ROWS, smem_u32(bar));
         if (!(!SHARE_B && pad))
-            tma_load_box<SHARE_B && CLUSTER_SIZE == 2>(sm->b + write_state->index * B_STAGE_BYTES + rb * B_HALF_BYTES, &P->map_b,
+            tma_load_box<SHARE_B && CLUSTER_SIZE == 2>(sm->b + write_state->index * B_STAGE_BYTES + rb * B_HALF_BYTES, SHARE_B ? &P->map_b : own,
                                   kt * BK, u->tile_n * BN + (int)rb * B_HALF_ROWS, smem_u32(bar));
         CLOCK_SPAN(pc->clk, 1, TP_PRODUCER_LOAD, pc->loads);
         pipeline_advance(write_state);
@@ -927,15 +933,23 @@ static step_plan *config_prepare(const gemm_operands *op, const menu_config *m, 
      * past M cost TMA time though they bring zeros (64x64 at 8 x 8192 x 28672: 56% of DRAM's peak,
      * 0.65 of cuBLAS; 1.03 with the cut, NOTES.md "Session 19"; pairs since session 20).  The slot's
      * rows past them keep old bytes; the MMAs make accumulator rows past M from them, and no store
-     * writes those rows.  Each CTA still receives rank 0's box through the multicast.  A CTA alone
-     * (64x64, or a pair's tile alone) cuts B's box to N the same way: at M >> N with N <= 32, the
-     * model's pick went from 0.67-0.89 of cuBLAS to 0.86-1.42 (H200; NOTES.md, "Session 22"; the
-     * model counts B whole: chooser_box_rows). */
+     * writes those rows.  Each CTA still receives rank 0's box through the multicast.  The last tile
+     * column's B box (a CTA's own; the cooperative pair's own box is A, cut in its last tile row) stops
+     * at N the same way, through a second map: a pair forced at 8192 x N x 4096 took 43.7 us at N = 136
+     * and 28.1 at N = 256, for less work (128x128/dp; 64x128/dp 67.4 and 32.0: experiments/edge_box,
+     * NOTES.md "Session 24").  Since session 22 a CTA alone had cut B where N fits one tile (M >> N with
+     * N <= 32: the model's pick 0.67-0.89 of cuBLAS -> 0.86-1.42); the model counts B whole
+     * (chooser_box_rows). */
     const int cut = !SHARE_B && op->m <= A_HALF_ROWS, a_rows = cut ? (op->m + 7) / 8 * 8 : A_HALF_ROWS;
-    const int b_cut = CLUSTER_SIZE == 1 && op->n <= B_HALF_ROWS, b_rows = b_cut ? (op->n + 7) / 8 * 8 : B_HALF_ROWS;
-    gemm_encode_ab(&P->map_a, &P->map_b, op, a_rows, b_rows, BK);   /* the boxes each CTA loads */
+    gemm_encode_ab(&P->map_a, &P->map_b, op, a_rows, B_HALF_ROWS, BK);   /* the boxes each CTA loads */
     P->a_loaders = cut ? 1 : CLUSTER_SIZE;
-    P->stage_tx = cut || b_cut ? (uint32_t)(a_rows + b_rows) * BK * 2 : STAGE_BYTES;   /* rank 0's rows of A, our B */
+    P->stage_tx = cut ? (uint32_t)(a_rows + B_HALF_ROWS) * BK * 2 : STAGE_BYTES;   /* rank 0's rows of A, our B */
+    const int own_rows = SHARE_B ? A_HALF_ROWS : B_HALF_ROWS, left = SHARE_B ? op->m % BM : op->n % BN;
+    const int edge_rows = left ? (left + 7) / 8 * 8 : own_rows;
+    CUtensorMap other;   /* the edge's other operand: the maps above */
+    gemm_encode_ab(SHARE_B ? &P->map_edge : &other, SHARE_B ? &other : &P->map_edge, op,
+                   SHARE_B ? edge_rows : a_rows, SHARE_B ? B_HALF_ROWS : edge_rows, BK);
+    P->edge_tx = P->stage_tx - (uint32_t)(own_rows - edge_rows) * BK * 2;
     P->use_tma_store = gemm_encode_d(&P->map_d, op, EPI_ROWS, EPI_COLS);
     P->D = op->d;
     P->M = op->m;
