@@ -12,7 +12,14 @@
 #            and M = 2184, 2208, 2240, 2272 (18 tiles along M, the last with 8-96 real rows) and 2304 (whole)
 #   ab       b732815 against the tree (padding_box's base and pairs builds), the model's pick, 4 rotated rounds
 #            at 1024^3, 512 x 4096 x 4096 and 4096^3: does the padding skip cost shapes without padding?
-# BUILD holds step10_autotune (the tree) and, for ab, padding_box's base/ and pairs/.  Exits 3 without a GPU.
+# Since 4ebc41d the last tile column's own box stops at the edge (config_prepare's map_edge).  Parts that judge it:
+#   cut      old/ (2b8bac7: the box to BN rows) against the tree, pairs forced as in n_edge, 2 rotated rounds
+#   picks    old/ against the tree, the model's pick, 2 rotated rounds, at session 23's held-out misses with
+#            N % tile != 0 (../pair_alone_heldout_shapes.txt and ../pair_alone_shapes.txt; no pick moved)
+#   checks   the tree, every configuration in dp and sk, at shapes with a partial last column and row
+# BUILD holds step10_autotune (the tree); for ab, padding_box's base/ and pairs/; for cut and picks, old/
+# (2b8bac7's tree: the padding skip without the edge cut; cut forces pairs: at two tiles across N they are
+# pairs in both).  PREBUILT binaries only (no build here).  Exits 3 without a GPU.
 set -u
 BUILD=${1:?usage: run.sh BUILD OUT [PART...]}; OUT=${2:?usage: run.sh BUILD OUT [PART...]}; shift 2
 [ $# -gt 0 ] || set -- n_edge m_edge ab
@@ -39,6 +46,22 @@ ab)
     "base/step10_autotune --no-cache" "pairs/step10_autotune --no-cache"
   awk '/^r[0-9]/ { r = ""; for (i = 1; i <= NF; i++) if ($i == "ratio") r = $(i + 1); b = $3; sub(/\/.*/, "", b)
                    v[$2 " " b] = v[$2 " " b] " " r } END { for (k in v) print k ":" v[k] }' "$OUT/ab.txt" | sort | tee "$OUT/ab_summary.txt" ;;
+cut)
+  variant_rotated_rounds "$OUT/cut.txt" 2 "$BUILD" "8192x136x4096 8192x160x4096 8192x192x4096 8192x224x4096 8192x256x4096" \
+    "old/step10_autotune --no-cache --config 64x128 --mode dp" "step10_autotune --no-cache --config 64x128 --mode dp" \
+    "old/step10_autotune --no-cache --config 128x128 --mode dp" "step10_autotune --no-cache --config 128x128 --mode dp"
+  summary "$OUT/cut.txt" | tee "$OUT/cut_summary.txt" ;;
+picks)
+  variant_rotated_rounds "$OUT/picks.txt" 2 "$BUILD" \
+    "8192x160x5120 4096x192x4096 3000x100x4096 2048x432x4096 8192x408x2048 2048x534x5120 3072x355x1024" \
+    "old/step10_autotune --no-cache" "step10_autotune --no-cache"
+  awk '/^r[0-9]/ { r = ""; for (i = 1; i <= NF; i++) if ($i == "ratio") r = $(i + 1); b = $3; sub(/\/.*/, "", b)
+                   v[$2 " " b] = v[$2 " " b] " " r } END { for (k in v) print k ":" v[k] }' "$OUT/picks.txt" | sort | tee "$OUT/picks_summary.txt" ;;
+checks)
+  variant_checks "$BUILD/step10_autotune" "$OUT/checks.txt" 64x64 64x128 128x128 128x192 128x256c
+  variant_check_grid "$BUILD/step10_autotune" "$OUT/checks.txt" \
+    "8192x136x1024 300x1000x520 1100x1100x136 4100x200x72 77x640x4096 2000x330x8" "dp sk" 64x64 64x128 128x128 128x192 128x256c
+  echo "checks ok: $(grep -c 'check ok' "$OUT/checks.txt") of $(grep -c '' "$OUT/checks.txt")" ;;
 *) echo "run.sh: unknown part $part"; exit 2 ;;
 esac; done
 echo "== done $(date +%T)"
