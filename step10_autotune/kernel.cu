@@ -237,6 +237,9 @@ typedef struct {
      * read them: 64x64's and a pair's A_CUT = 1 copies (MENU_CONFIG). */
     uint32_t stage_tx;                 /* a stage's bytes, A's box cut to M (config_prepare) */
     uint32_t a_loaders;                /* ranks of a pair along N loading their half of A: 1 when M fits in rank 0's */
+    int own_whole;                     /* tile columns (cooperative: rows) whose own box is whole: past them, the edge
+                                          (map_edge) and padding (session 24: read here, in a line every thread has
+                                          read, 1024^3 lost 0.8% reading the tile counts and edge_tx before each tile) */
     cluster_sched sched;               /* cluster tiles; rank r of a cluster takes tile r */
     uint16_t walk_start[CLUSTER_PROBE_MAX_SMS / 2];   /* each cluster's first work index: no global load */
     stream_k_params sk;                /* the plan; per launch: workspace and epoch */
@@ -394,10 +397,13 @@ static __device__ __forceinline__ void producer_load_tile(const kernel_params *P
      * that is ours alone would be all zero fill, and TMA serves that slower than a load (a pair at 5 tiles
      * across N took 1.5x the time of one at 6, NOTES.md "Session 24").  It skips that box and expects the
      * partner's share only; its MMAs read the slot's old bytes, and nothing it computes is stored. */
-    const int pad = CLUSTER_SIZE == 2 && !cluster_unit_stores(&P->sched, u);
     /* The last tile column's box of B (the cooperative pair's: the last row's A) stops at the matrix's edge
      * (config_prepare: rows past it cost more than real ones). */
-    const int edge = SHARE_B ? u->tile_m == P->sched.tiles_m - 1 : u->tile_n == P->sched.tiles_n - 1;
+    int pad = 0, edge = 0;
+    if ((SHARE_B ? u->tile_m : u->tile_n) >= P->own_whole) {
+        pad = CLUSTER_SIZE == 2 && !cluster_unit_stores(&P->sched, u);
+        edge = !pad;
+    }
     const CUtensorMap *own = edge ? &P->map_edge : SHARE_B ? &P->map_a : &P->map_b;
     const uint32_t tx = pad ? pc->stage_tx - (SHARE_B ? A_STAGE_BYTES : B_STAGE_BYTES) : edge ? P->edge_tx : pc->stage_tx;
     for (int kt = u->k_begin; kt < u->k_end; ++kt, ++pc->loads) {
@@ -950,6 +956,7 @@ static step_plan *config_prepare(const gemm_operands *op, const menu_config *m, 
     gemm_encode_ab(SHARE_B ? &P->map_edge : &other, SHARE_B ? &other : &P->map_edge, op,
                    SHARE_B ? edge_rows : a_rows, SHARE_B ? B_HALF_ROWS : edge_rows, BK);
     P->edge_tx = P->stage_tx - (uint32_t)(own_rows - edge_rows) * BK * 2;
+    P->own_whole = SHARE_B ? op->m / BM : op->n / BN;
     P->use_tma_store = gemm_encode_d(&P->map_d, op, EPI_ROWS, EPI_COLS);
     P->D = op->d;
     P->M = op->m;
