@@ -237,9 +237,6 @@ typedef struct {
      * read them: 64x64's and a pair's A_CUT = 1 copies (MENU_CONFIG). */
     uint32_t stage_tx;                 /* a stage's bytes, A's box cut to M (config_prepare) */
     uint32_t a_loaders;                /* ranks of a pair along N loading their half of A: 1 when M fits in rank 0's */
-    int own_whole;                     /* tile columns (cooperative: rows) whose own box is whole: past them, the edge
-                                          (map_edge) and padding (session 24: read here, in a line every thread has
-                                          read, 1024^3 lost 0.8% reading the tile counts and edge_tx before each tile) */
     cluster_sched sched;               /* cluster tiles; rank r of a cluster takes tile r */
     uint16_t walk_start[CLUSTER_PROBE_MAX_SMS / 2];   /* each cluster's first work index: no global load */
     stream_k_params sk;                /* the plan; per launch: workspace and epoch */
@@ -299,9 +296,9 @@ typedef struct {
     pipeline_state write_state;   /* the next slot to fill: never reset between units */
     int loads;                    /* k-tiles issued by this CTA (planted bug, trace) */
     uint32_t stage_tx;            /* the bytes a slot receives: STAGE_BYTES, or fewer where A is cut */
-    int a_cut;                    /* a constant: 0 in the kernels for a pair's whole halves of A (64x64's
-                                     box, alone, is cut in its one copy), 1 in those where rank 1 may
-                                     load none (P->a_loaders) and in the traced copy */
+    int a_cut;                    /* a constant: 0 in a pair's kernels for whole boxes, 1 in its kernels that
+                                     cut them (rank 1 may load no A: P->a_loaders; the edge; padding) and in
+                                     the traced copy; a CTA alone cuts in its one copy */
     trace_clock *clk;
     int plant_bug;
 } producer_ctx;
@@ -398,12 +395,12 @@ static __device__ __forceinline__ void producer_load_tile(const kernel_params *P
      * across N took 1.5x the time of one at 6, NOTES.md "Session 24").  It skips that box and expects the
      * partner's share only; its MMAs read the slot's old bytes, and nothing it computes is stored. */
     /* The last tile column's box of B (the cooperative pair's: the last row's A) stops at the matrix's edge
-     * (config_prepare: rows past it cost more than real ones). */
-    int pad = 0, edge = 0;
-    if ((SHARE_B ? u->tile_m : u->tile_n) >= P->own_whole) {
-        pad = CLUSTER_SIZE == 2 && !cluster_unit_stores(&P->sched, u);
-        edge = !pad;
-    }
+     * (config_prepare: rows past it cost more than real ones).  Only the kernels that cut boxes test for
+     * either (a pair's second copy, a CTA alone: MENU_CONFIG): in a pair's first copy, which the shapes
+     * with every box whole run, the two tests read 1.2% slower at 1024^3 (session 24). */
+    const int cuts = pc->a_cut || CLUSTER_SIZE == 1;
+    const int pad = cuts && CLUSTER_SIZE == 2 && !cluster_unit_stores(&P->sched, u);
+    const int edge = cuts && (SHARE_B ? u->tile_m == P->sched.tiles_m - 1 : u->tile_n == P->sched.tiles_n - 1);
     const CUtensorMap *own = edge ? &P->map_edge : SHARE_B ? &P->map_a : &P->map_b;
     const uint32_t tx = pad ? pc->stage_tx - (SHARE_B ? A_STAGE_BYTES : B_STAGE_BYTES) : edge ? P->edge_tx : pc->stage_tx;
     for (int kt = u->k_begin; kt < u->k_end; ++kt, ++pc->loads) {
@@ -870,13 +867,15 @@ static const gemm_launch_desc LAUNCH_LEAN = {STEP_ID, (const void *)pingpong_ker
 typedef struct {
     chooser_config c;                  /* its name, its tile (BM x BN), its k-tile time, TILE_WGS */
     const gemm_launch_desc *launch[3], *lean[3];   /* LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE, A_CUT>, LAUNCH_LEAN<...>:
-                                                      [0] a pair's halves of A whole, [1] rank 1 may load none,
-                                                      [2] the tile alone; [0] and [1] launch alike */
+                                                      [0] every box whole, [1] boxes cut (rank 1 may load no A,
+                                                      the edge, padding), [2] the tile alone; [0] and [1] launch alike */
 } menu_config;
 
-/* PAIR_CUT: 1 for a pair sharing A, whose kernels come twice: halves whole (every shape with M past
- * rank 0's half: the bench's) and rank 1 loading no A (M within it).  One lean kernel with both
- * producer loops read 0.5% slower at 1024^3 (H200, session 21): 176 more instructions.
+/* PAIR_CUT: 1 for a pair, whose kernels come twice: every box whole (M past rank 0's half, N a whole
+ * number of tiles, an even count: most of the bench's shapes) and boxes cut (rank 1 loading no A where M
+ * is within rank 0's half, the last column's box at the edge, a padding CTA's none).  One lean kernel
+ * with both producer loops read 0.5% slower at 1024^3 (H200, session 21): 176 more instructions; the
+ * edge and padding tests, 1.2% (session 24).
  * CLUSTER: 64 x 64 runs alone: where it wins (few tiles) the pair's start-up barrier costs more than
  * the A rows it would share save (512^3: 2-3%, NOTES.md "Session 15").  [2]: a pingpong pair (along N)
  * also comes alone, for where its partner would compute only padding (chooser_cluster); for 64x64 and
@@ -893,7 +892,7 @@ static const menu_config MENU[] = {
     MENU_CONFIG("64x128", 1, 128, 1, 2, CHOOSER_KT_US_64x128, 1),
     MENU_CONFIG("128x128", 2, 128, 1, 2, CHOOSER_KT_US_128x128, 1),
     MENU_CONFIG("128x192", 2, 192, 1, 2, CHOOSER_KT_US_128x192, 1),
-    MENU_CONFIG("128x256c", 1, 256, 2, 2, CHOOSER_KT_US_128x256c, 0),   /* cooperative (its kernel keeps the name pingpong_kernel) */
+    MENU_CONFIG("128x256c", 1, 256, 2, 2, CHOOSER_KT_US_128x256c, 1),   /* cooperative (its kernel keeps the name pingpong_kernel) */
 };
 #define MENU_SIZE ((int)(sizeof MENU / sizeof MENU[0]))
 
@@ -956,7 +955,6 @@ static step_plan *config_prepare(const gemm_operands *op, const menu_config *m, 
     gemm_encode_ab(SHARE_B ? &P->map_edge : &other, SHARE_B ? &other : &P->map_edge, op,
                    SHARE_B ? edge_rows : a_rows, SHARE_B ? B_HALF_ROWS : edge_rows, BK);
     P->edge_tx = P->stage_tx - (uint32_t)(own_rows - edge_rows) * BK * 2;
-    P->own_whole = SHARE_B ? op->m / BM : op->n / BN;
     P->use_tma_store = gemm_encode_d(&P->map_d, op, EPI_ROWS, EPI_COLS);
     P->D = op->d;
     P->M = op->m;
@@ -968,7 +966,8 @@ static step_plan *config_prepare(const gemm_operands *op, const menu_config *m, 
     static_assert((int)GEMM_MODE_DP == (int)SK_MODE_DP && (int)GEMM_MODE_SK == (int)SK_MODE_SK,
                   "--mode values are the scheduler's");
     static_assert((int)GEMM_MODE_CAP == (int)CHOOSER_MODE_CAP, "--mode cap is the chooser's");
-    const int which = alone ? 2 : (int)P->a_loaders < CLUSTER_SIZE;   /* m->launch[] and lean[] */
+    const int odd = CLUSTER_SIZE == 2 && (SHARE_B ? P->sched.tiles_m : P->sched.tiles_n) % 2;   /* a padding tile */
+    const int which = alone ? 2 : (int)P->a_loaders < CLUSTER_SIZE || left || odd;   /* m->launch[] and lean[] */
     const int units = gemm_persistent_grid(m->launch[which], op, 1 << 28) / CLUSTER_SIZE;
     P->sk.plan = e->plan;   /* the chooser's, the one --explain printed: it must be this launch's */
     if (e->plan.tiles != P->sched.sched.num_tiles || e->plan.kt != P->k_tiles || e->plan.units > units)
