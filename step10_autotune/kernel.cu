@@ -31,8 +31,8 @@
  *   --mode picks the plan                 the chooser picks tile and plan
  *   an owner waits writer by writer       its first warp waits on 32 writers at once
  *   A's box: BM rows, past M too          cut to M's rows; a pair's kernels twice (A_CUT)
+ *   B's box past N too, zero-filled       the last column's stops at N; a padding CTA loads none
  *   a pair along N everywhere             alone where its partner would compute padding
- *   a padding CTA zero-fills its B boxes  it loads none (its partner's A half only)
  *
  * Build and run (sm_90a only):
  *   make step10
