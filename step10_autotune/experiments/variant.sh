@@ -110,8 +110,17 @@ variant_checks() {
 # variant_no_cluster NAME IN OUT: IN (the kernel.cu of step 08, 09 or 10) with clusters of
 # one: CLUSTER_SIZE 1 (each CTA loads its whole A and B boxes; in steps 08-09 the "multicast"
 # goes to itself, in step 10 since 78cfd39 the loads are plain, as for its 64x64) and no release
-# to a partner that is not there.  Exits 1 if IN no longer matches.
+# to a partner that is not there.  Step 10's cluster is a template parameter since session 23:
+# every MENU_CONFIG entry gets 1 for its cluster (the cooperative 128x256c too).  Exits 1 if IN
+# no longer matches.
 variant_no_cluster() {
+    if grep -q '^    MENU_CONFIG("' "$2"; then   # step 10 since session 23: MENU_CONFIG's fifth argument is the cluster
+        sed -e 's/^\(    MENU_CONFIG("[^"]*", [0-9]*, [0-9]*, [0-9]*, \)2,/\11,/' "$2" > "$3"
+        grep -q '^    MENU_CONFIG("[^"]*", [0-9]*, [0-9]*, [0-9]*, 1,' "$3" &&
+            ! grep -q '^    MENU_CONFIG("[^"]*", [0-9]*, [0-9]*, [0-9]*, 2,' "$3" ||
+            { echo "$1: $2 changed; the clusters-of-one patch no longer applies"; exit 1; }
+        return 0
+    fi
     sed -e 's/^#define CLUSTER_SIZE 2$/#define CLUSTER_SIZE 1/' \
         -e 's/^#define CLUSTER_SIZE (BM \* BN > 64 \* 64 ? 2 : 1)$/#define CLUSTER_SIZE 1/' \
         -e 's/^    if (remote) mbar_arrive_cluster(&empty\[slot\], peer);$/    if (remote \&\& CLUSTER_SIZE > 1) mbar_arrive_cluster(\&empty[slot], peer);/' \

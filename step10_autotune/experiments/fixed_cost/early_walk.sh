@@ -31,7 +31,7 @@ if [ "${PREBUILT:-0}" != 1 ]; then
   for v in early earlywarm; do
     variant_patch_py "$BUILD" "$v" "$v" <<'PY'
 sync = '    cluster_sync_after_init();\n'
-decl = 'template <int WG_M_BLOCKS, int BN, int TILE_WGS>\nstatic __device__ __forceinline__ void barriers_init('
+decl = 'template <int WG_M_BLOCKS, int BN, int TILE_WGS, int CLUSTER_SIZE>\nstatic __device__ __forceinline__ void barriers_init('
 if s.count(sync) != 1 or s.count(decl) != 1:
     sys.exit("early_walk: kernel.cu changed; the patch no longer applies")
 warm = ''

@@ -20,8 +20,8 @@ if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step10 BUILD="$BUILD" || exit 1
   for v in 1 ring; do
     variant_patch_py "$BUILD" "warm$v" "$v" <<'PY'
-init = '    barriers_init<WG_M_BLOCKS, BN, TILE_WGS>(&sm, P->stages);\n'
-decl = 'template <int WG_M_BLOCKS, int BN, int TILE_WGS>\nstatic __device__ __forceinline__ void barriers_init('
+init = '    barriers_init<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>(&sm, P->stages);\n'
+decl = 'template <int WG_M_BLOCKS, int BN, int TILE_WGS, int CLUSTER_SIZE>\nstatic __device__ __forceinline__ void barriers_init('
 if s.count(init) != 1 or s.count(decl) != 1:
     sys.exit("l2_warm: kernel.cu changed; the patch no longer applies")
 depth = '1' if sys.argv[3] == '1' else 'P->stages'

@@ -25,7 +25,7 @@ if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step10 BUILD="$BUILD" || exit 1
   for v in spread loadbal carve100; do
     variant_patch_py "$BUILD" "$v" "$v" <<'PY'
-at = '    p->lean = m->lean[P->a_loaders < CLUSTER_SIZE];\n'
+at = '    p->lean = m->lean[which];\n'
 if s.count(at) != 1:
     sys.exit("launch_attrs: kernel.cu changed; the patch no longer applies")
 attr = {'spread': 'cudaFuncAttributeClusterSchedulingPolicyPreference, cudaClusterSchedulingPolicySpread',

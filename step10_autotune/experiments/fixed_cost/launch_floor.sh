@@ -53,8 +53,8 @@ edits = {
                 '    if (!(' + never + ')) return;   /* experiment: launch_floor.sh */\n'),
     'nostore': ('        if (cluster_unit_stores(&P->sched, &u) && !writes)',
                 '        if (' + never + ' && cluster_unit_stores(&P->sched, &u) && !writes)'),
-    'nomma': ('        consumer_mma_slot<WG_M_BLOCKS, BN, TILE_WGS>(cc, acc, kt > u->k_begin);\n',
-              '        if (' + never + ') consumer_mma_slot<WG_M_BLOCKS, BN, TILE_WGS>(cc, acc, kt > u->k_begin);\n'),
+    'nomma': ('        consumer_mma_slot<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>(cc, acc, kt > u->k_begin);\n',
+              '        if (' + never + ') consumer_mma_slot<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>(cc, acc, kt > u->k_begin);\n'),
     'shareb': ('#define SHARE_B (TILE_WGS == 2)', '#define SHARE_B 1   /* experiment: launch_floor.sh */ //'),
     'direct': ('    P->use_tma_store = gemm_encode_d(&P->map_d, op, EPI_ROWS, EPI_COLS);\n',
                '    P->use_tma_store = gemm_encode_d(&P->map_d, op, EPI_ROWS, EPI_COLS);\n'

@@ -23,7 +23,7 @@ if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step10 BUILD="$BUILD" || exit 1
   for v in spread late; do
     variant_patch_py "$BUILD" "$v" "$v" <<'PY'
-a = '    barriers_init<WG_M_BLOCKS, BN, TILE_WGS>(&sm, P->stages);\n'
+a = '    barriers_init<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>(&sm, P->stages);\n'
 b = '    cluster_sync_after_init();\n'
 if s.count(a) != 1 or s.count(b) != 1:
     sys.exit("param_spread: kernel.cu changed; the patch no longer applies")

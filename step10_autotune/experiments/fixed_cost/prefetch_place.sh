@@ -21,7 +21,7 @@ if [ "${PREBUILT:-0}" != 1 ]; then
   for v in entry none; do
     variant_patch_py "$BUILD" "pf_$v" "$v" <<'PY'
 producer = '    tma_prefetch_map(&P->map_a);\n    tma_prefetch_map(&P->map_b);\n'
-init = '    barriers_init<WG_M_BLOCKS, BN, TILE_WGS>(&sm, P->stages);\n'
+init = '    barriers_init<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>(&sm, P->stages);\n'
 if s.count(producer) != 1 or s.count(init) != 1:
     sys.exit("prefetch_place: kernel.cu changed; the patch no longer applies")
 s = s.replace(producer, '')
