@@ -81,7 +81,8 @@ typedef struct {
  * model pick 64x128 at 16 shapes of experiments/box_rows_shapes.txt, within 3% of the best at none of them
  * (64x64 at all 16); with the pairs cut too, the pairs counted whole had it pick 64x64 at 16 shapes of
  * pair_rows_shapes.txt, within 3% at 12 (64x128 at all 16).
- * Since session 22 a CTA alone cuts B's box to N the same way, and the model counts B whole: counting the cut
+ * Since session 22 a CTA alone cut B's box to N the same way (since session 24 every last tile column's own box
+ * stops at the edge: kernel.cu's map_edge), and the model counts B whole: counting the cut
  * moved 11 picks of the 4032-shape grid (M >> N) from 64x64/dp to 64x64/sk_l2, and on experiments/b_cut_shapes.txt,
  * drawn before its run, the moved picks were within 3% of the best at 2 of 6, the picks they moved from at 6 of 6
  * (NOTES.md, "Session 22": the model credits dp's ring of 13 only with its first k-tiles, and B's bytes had

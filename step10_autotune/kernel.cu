@@ -951,9 +951,9 @@ static step_plan *config_prepare(const gemm_operands *op, const menu_config *m, 
     P->stage_tx = cut ? (uint32_t)(a_rows + B_HALF_ROWS) * BK * 2 : STAGE_BYTES;   /* rank 0's rows of A, our B */
     const int own_rows = SHARE_B ? A_HALF_ROWS : B_HALF_ROWS, left = SHARE_B ? op->m % BM : op->n % BN;
     const int edge_rows = left ? (left + 7) / 8 * 8 : own_rows;
-    CUtensorMap other;   /* the edge's other operand: the maps above */
-    gemm_encode_ab(SHARE_B ? &P->map_edge : &other, SHARE_B ? &other : &P->map_edge, op,
-                   SHARE_B ? edge_rows : a_rows, SHARE_B ? B_HALF_ROWS : edge_rows, BK);
+    const tma_2d_desc edge = tma_2d_bf16_row_major(SHARE_B ? op->a : op->b, (uint64_t)(SHARE_B ? op->m : op->n),
+                                                   (uint64_t)op->k, edge_rows, BK, TMA_SWIZZLE_128B);
+    tma_encode_or_exit(&P->map_edge, &edge, STEP_ID, SHARE_B ? "A at its edge" : "B at its edge");
     P->edge_tx = P->stage_tx - (uint32_t)(own_rows - edge_rows) * BK * 2;
     P->use_tma_store = gemm_encode_d(&P->map_d, op, EPI_ROWS, EPI_COLS);
     P->D = op->d;

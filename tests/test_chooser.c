@@ -112,7 +112,7 @@ START_TEST(test_chooser_pick_and_reasons)
                    (32 + 128) * 2.0 / (64 * 128)) < 1e-12);
     ck_assert(fabs(chooser_estimate_of(40, 65536, 8192, menu, 2, &h100, SK_MODE_DP).bytes_per_mac -
                    (40 / 2 + 128) * 2.0 / (128 * 128)) < 1e-12);
-    /* 64 x 64 alone cuts B's box to N too (kernel.cu, session 22), and the model counts B whole: counting
+    /* 64 x 64 alone cuts B's box to N too (kernel.cu's map_edge, the last column's box), and the model counts B whole: counting
      * the cut picked worse on a list drawn before its run (chooser.h says why) */
     ck_assert(fabs(chooser_estimate_of(65536, 20, 8192, menu, 0, &h100, SK_MODE_DP).bytes_per_mac -
                    (64 + 64) * 2.0 / (64 * 64)) < 1e-12);
