@@ -30,8 +30,8 @@
  *   one kernel (and its traced copy)      + a lean one: whole tiles, TMA stores
  *   --mode picks the plan                 the chooser picks tile and plan
  *   an owner waits writer by writer       its first warp waits on 32 writers at once
- *   A's box: BM rows, past M too          cut to M's rows; a pair's kernels twice (A_CUT)
- *   B's box past N too, zero-filled       the last column's stops at N; a padding CTA loads none
+ *   boxes past M and N too, zero-filled   the last row's and column's stop at the edge; a pair's
+ *                                         kernels twice (A_CUT); a padding CTA loads no box of its own
  *   a pair along N everywhere             alone where its partner would compute padding
  *
  * Build and run (sm_90a only):
@@ -111,7 +111,7 @@ static __device__ __forceinline__ void wgmma_tile_k16(float (&acc)[N_ACC], uint6
  * its BM rows and multicasts them.  Sharing B instead (clusters along M)
  * measured within 2%, A ahead on the large shapes (step 08's NOTES.md).  Every CTA
  * still receives the whole stage, STAGE_BYTES, into its own shared memory (less
- * the rows past M where M fits in rank 0's half: config_prepare). */
+ * the rows past the matrix's edges: config_prepare). */
 /* CLUSTER_SIZE, a template parameter as the tile is: 1 (alone) for 64 x 64, and for a pair's tile where
  * its partner would compute only padding (MENU_CONFIG); alone, the loads below are plain (no
  * multicast) and no partner is released. */
@@ -233,18 +233,21 @@ typedef struct {
     /* Beside `stages`, which every thread reads first, not at the struct's end in a constant line
      * nothing else reads: the producer reads these before each tile's loads.  Against the kernel
      * before (the pair's count an immediate), 1024^3 read 1.4% behind with them at the end and 0.8%
-     * here (medians of 3, one call each, session 20).  Since session 21 only the kernels that cut A
-     * read them: 64x64's and a pair's A_CUT = 1 copies (MENU_CONFIG). */
-    uint32_t stage_tx;                 /* a stage's bytes, A's box cut to M (config_prepare) */
-    uint32_t a_loaders;                /* ranks of a pair along N loading their half of A: 1 when M fits in rank 0's */
+     * here (medians of 3, one call each, session 20).  Since session 21 only the kernels that cut
+     * boxes read them: the A_CUT = 1 copies (MENU_CONFIG). */
+    uint32_t shared_edge_rank;         /* in the last tile row (cooperative: column), the rank whose half of the
+                                          shared box map_shared_edge cuts: ranks before it load theirs whole,
+                                          ranks after it none (config_prepare) */
+    uint32_t shared_edge_tx;           /* the shared box's bytes a CTA receives there */
     cluster_sched sched;               /* cluster tiles; rank r of a cluster takes tile r */
     uint16_t walk_start[CLUSTER_PROBE_MAX_SMS / 2];   /* each cluster's first work index: no global load */
     stream_k_params sk;                /* the plan; per launch: workspace and epoch */
     int use_tma_store;                 /* 1: N % 8 == 0 (16-byte D rows), 0: masked stores */
     trace_ctx trace;                   /* tracing off unless --trace (recs == NULL) */
     int plant_bug;                     /* DEBUG builds: --plant-bug, else 0 */
-    uint32_t edge_tx;                  /* a stage's bytes with map_edge's box (config_prepare) */
+    uint32_t edge_tx;                  /* map_edge's box's bytes (config_prepare) */
     CUtensorMap map_edge;              /* the last tile column's B box cut to N (cooperative: the last row's A, to M) */
+    CUtensorMap map_shared_edge;       /* the last tile row's half of A cut to M (cooperative: the last column's B, to N) */
 } kernel_params;
 
 /* This cluster's unit: its place in the placement's walk order.  Re-read
@@ -295,10 +298,8 @@ typedef struct {
     uint32_t rank;                /* which half of A this CTA loads and multicasts */
     pipeline_state write_state;   /* the next slot to fill: never reset between units */
     int loads;                    /* k-tiles issued by this CTA (planted bug, trace) */
-    uint32_t stage_tx;            /* the bytes a slot receives: STAGE_BYTES, or fewer where A is cut */
-    int a_cut;                    /* a constant: 0 in a pair's kernels for whole boxes, 1 in its kernels that
-                                     cut them (rank 1 may load no A: P->a_loaders; the edge; padding) and in
-                                     the traced copy; a CTA alone cuts in its one copy */
+    int a_cut;                    /* a constant: 0 in the kernels for whole boxes, 1 in those that cut them
+                                     (the edges; padding) and in the traced copy (MENU_CONFIG) */
     trace_clock *clk;
     int plant_bug;
 } producer_ctx;
@@ -384,7 +385,7 @@ static __device__ __forceinline__ void tma_load_box(uint32_t dst, const CUtensor
     else tma_load_2d(dst, map, k, row, bar);
 }
 
-template <int WG_M_BLOCKS, int BN, int TILE_WGS, int CLUSTER_SIZE, int LOAD_A>   /* LOAD_A: producer_load_tiles says */
+template <int WG_M_BLOCKS, int BN, int TILE_WGS, int CLUSTER_SIZE>
 static __device__ __forceinline__ void producer_load_tile(const kernel_params *P, producer_ctx *pc,
                                                           const work_unit *u)
 {
@@ -394,15 +395,22 @@ static __device__ __forceinline__ void producer_load_tile(const kernel_params *P
      * that is ours alone would be all zero fill, and TMA serves that slower than a load (a pair at 5 tiles
      * across N took 1.5x the time of one at 6, NOTES.md "Session 24").  It skips that box and expects the
      * partner's share only; its MMAs read the slot's old bytes, and nothing it computes is stored. */
-    /* The last tile column's box of B (the cooperative pair's: the last row's A) stops at the matrix's edge
-     * (config_prepare: rows past it cost more than real ones).  Only the kernels that cut boxes test for
-     * either (a pair's second copy, a CTA alone: MENU_CONFIG): in a pair's first copy, which the shapes
-     * with every box whole run, the two tests read 1.2% slower at 1024^3 (session 24). */
-    const int cuts = pc->a_cut || CLUSTER_SIZE == 1;
+    /* Boxes stop at the matrix's edge (config_prepare: rows past it cost more than real ones): the last
+     * tile column's box of B, ours alone, through map_edge; the last tile row's shared A, through
+     * map_shared_edge for the half the edge cuts, and not at all for a half wholly past it.  (The
+     * cooperative pair: A, ours, in the last row; the shared B in the last column.)  A null map: no
+     * load.  Only the kernels that cut boxes test for any of this (the second copy, A_CUT = 1:
+     * MENU_CONFIG): in the first copy, which the shapes with every box whole run, the tests read 1.2%
+     * slower at 1024^3 (session 24); there the maps and the count below are constants. */
+    const int cuts = pc->a_cut;
     const int pad = cuts && CLUSTER_SIZE == 2 && !cluster_unit_stores(&P->sched, u);
     const int edge = cuts && (SHARE_B ? u->tile_m == P->sched.tiles_m - 1 : u->tile_n == P->sched.tiles_n - 1);
-    const CUtensorMap *own = edge ? &P->map_edge : SHARE_B ? &P->map_a : &P->map_b;
-    const uint32_t tx = pad ? pc->stage_tx - (SHARE_B ? A_STAGE_BYTES : B_STAGE_BYTES) : edge ? P->edge_tx : pc->stage_tx;
+    const int shared_edge = cuts && (SHARE_B ? u->tile_n == P->sched.tiles_n - 1 : u->tile_m == P->sched.tiles_m - 1);
+    const CUtensorMap *own = pad ? NULL : edge ? &P->map_edge : SHARE_B ? &P->map_a : &P->map_b;
+    const CUtensorMap *shared = !shared_edge || pc->rank < P->shared_edge_rank ? (SHARE_B ? &P->map_b : &P->map_a)
+                                : pc->rank == P->shared_edge_rank ? &P->map_shared_edge : NULL;
+    const uint32_t own_whole = SHARE_B ? A_STAGE_BYTES : B_STAGE_BYTES;   /* our box; the shared one: the rest */
+    const uint32_t tx = (pad ? 0 : edge ? P->edge_tx : own_whole) + (shared_edge ? P->shared_edge_tx : STAGE_BYTES - own_whole);
     for (int kt = u->k_begin; kt < u->k_end; ++kt, ++pc->loads) {
         /* acquire: the slot's previous contents were fully read (WAR). */
         producer_acquire(sm->empty, write_state->index, write_state->phase);
@@ -414,10 +422,9 @@ static __device__ __forceinline__ void producer_load_tile(const kernel_params *P
          * elements and counts them like the others.  Counting only
          * in-bounds bytes would leave the tx-count above 0 forever.
          * Announcing before issuing is CUTLASS's order; the reverse is
-         * also legal (tx-count may go negative within a phase).  With M
-         * under the rows of A a CTA loads, it asks for fewer, and a pair's
-         * rank 1 for none; each CTA announces what it will receive
-         * (stage_tx, a_loaders: config_prepare says why). */
+         * also legal (tx-count may go negative within a phase).  At the
+         * edges the boxes are cut (above): each CTA announces what it will
+         * receive, its own box and every rank's share of the shared one. */
         uint64_t *bar = &sm->full[write_state->index];
 #ifdef COURSE_DEBUG
         if (!(PLANTED(pc->plant_bug, BUG_SKIP_COMMIT) && pc->loads == 1))
@@ -426,11 +433,11 @@ static __device__ __forceinline__ void producer_load_tile(const kernel_params *P
         /* Coordinates innermost first: {k, row}.  Our half of A, into the
          * same offset of both CTAs' slot; each one's full barrier counts it. */
         const uint32_t ra = SHARE_B ? 0 : pc->rank, rb = SHARE_B ? pc->rank : 0;   /* the other box is ours alone */
-        if (LOAD_A && !(SHARE_B && pad))
-            tma_load_box<!SHARE_B && CLUSTER_SIZE == 2>(sm->a + write_state->index * A_STAGE_BYTES + ra * A_HALF_BYTES, SHARE_B ? own : &P->map_a,
+        if (SHARE_B ? own : shared)
+            tma_load_box<!SHARE_B && CLUSTER_SIZE == 2>(sm->a + write_state->index * A_STAGE_BYTES + ra * A_HALF_BYTES, SHARE_B ? own : shared,
                                    kt * BK, u->tile_m * BM + (int)ra * A_HALF_ROWS, smem_u32(bar));
-        if (!(!SHARE_B && pad))
-            tma_load_box<SHARE_B && CLUSTER_SIZE == 2>(sm->b + write_state->index * B_STAGE_BYTES + rb * B_HALF_BYTES, SHARE_B ? &P->map_b : own,
+        if (SHARE_B ? shared : own)
+            tma_load_box<SHARE_B && CLUSTER_SIZE == 2>(sm->b + write_state->index * B_STAGE_BYTES + rb * B_HALF_BYTES, SHARE_B ? shared : own,
                                   kt * BK, u->tile_n * BN + (int)rb * B_HALF_ROWS, smem_u32(bar));
         CLOCK_SPAN(pc->clk, 1, TP_PRODUCER_LOAD, pc->loads);
         pipeline_advance(write_state);
@@ -445,15 +452,9 @@ static __device__ __forceinline__ void producer_load_tiles(const kernel_params *
 #ifdef COURSE_DEBUG
     if (PLANTED(pc->plant_bug, BUG_PRODUCER_PHASE0)) pc->write_state.phase = 0;   /* the classic: first acquire never passes */
 #endif
-    /* A pair's rank 1 loads no A where M fits in rank 0's half (config_prepare): a loop without that
-     * box, not a test in the loop (there, its address arithmetic sank under the test, after the slot's
-     * wait: 512^3 read 1% slower, session 20).  Only the kernels for such shapes have both loops
-     * (a_cut: MENU_CONFIG says why). */
-    const int load_a = !pc->a_cut || CLUSTER_SIZE == 1 || SHARE_B || pc->rank < P->a_loaders;   /* alone, cooperative: always */
     for (work_walk w = walk_start(P); walk_valid(P, &w); walk_next(P, &w)) {
         const work_unit u = walk_unit(P, &w);
-        if (load_a) producer_load_tile<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE, 1>(P, pc, &u);
-        else producer_load_tile<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE, 0>(P, pc, &u);
+        producer_load_tile<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>(P, pc, &u);
     }
     /* Producer tail: acquire every slot once more, i.e. wait until both
      * CTAs' consumers have released all of them.  Then no remote arrive and
@@ -779,8 +780,7 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
         REGS_DEC(PRODUCER_REGS);
         if (threadIdx.x / 32 == 0 && elect_one_sync()) {
             producer_ctx pc = {.sm = &sm, .rank = rank, .write_state = pipeline_producer_start((uint32_t)P->stages),
-                               .stage_tx = a_cut || CLUSTER_SIZE == 1 ? P->stage_tx : STAGE_BYTES, .a_cut = a_cut,
-                               .clk = &clk, .plant_bug = P->plant_bug};
+                               .a_cut = a_cut, .clk = &clk, .plant_bug = P->plant_bug};
             producer_load_tiles<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>(P, &pc);
         }
         return;
@@ -867,32 +867,31 @@ static const gemm_launch_desc LAUNCH_LEAN = {STEP_ID, (const void *)pingpong_ker
 typedef struct {
     chooser_config c;                  /* its name, its tile (BM x BN), its k-tile time, TILE_WGS */
     const gemm_launch_desc *launch[3], *lean[3];   /* LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE, A_CUT>, LAUNCH_LEAN<...>:
-                                                      [0] every box whole, [1] boxes cut (rank 1 may load no A,
-                                                      the edge, padding), [2] the tile alone; [0] and [1] launch alike */
+                                                      [0] every box whole, [1] boxes cut (the edges, padding),
+                                                      [2] the tile alone; [0] and [1] launch alike */
 } menu_config;
 
-/* PAIR_CUT: 1 for a pair, whose kernels come twice: every box whole (M past rank 0's half, N a whole
- * number of tiles, an even count: most of the bench's shapes) and boxes cut (rank 1 loading no A where M
- * is within rank 0's half, the last column's box at the edge, a padding CTA's none).  One lean kernel
- * with both producer loops read 0.5% slower at 1024^3 (H200, session 21): 176 more instructions; the
- * edge and padding tests, 1.2% (session 24).
+/* A_CUT: every configuration's kernels come twice: every box whole (M and N whole numbers of tiles,
+ * an even count: most of the bench's shapes) and boxes cut (the edges, a padding CTA's none).  One lean
+ * kernel with a second producer loop for a cut A read 0.5% slower at 1024^3 (H200, session 21): 176 more
+ * instructions; the edge and padding tests, 1.2% (session 24).
  * CLUSTER: 64 x 64 runs alone: where it wins (few tiles) the pair's start-up barrier costs more than
  * the A rows it would share save (512^3: 2-3%, NOTES.md "Session 15").  [2]: a pingpong pair (along N)
- * also comes alone, for where its partner would compute only padding (chooser_cluster); for 64x64 and
- * the cooperative pair (along M, never sent alone) [2] is [0]. */
-#define MENU_CONFIG(NAME, WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, KT_US, PAIR_CUT)                              \
-    {{NAME, 64 * WG_M_BLOCKS * TILE_WGS, BN, KT_US, TILE_WGS},                                             \
-     {&LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, 0>, &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, PAIR_CUT>, \
-      &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, TILE_WGS == 1 ? 1 : CLUSTER, 0>},                                 \
-     {&LAUNCH_LEAN<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, 0>,                                                  \
-      &LAUNCH_LEAN<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, PAIR_CUT>,                                           \
-      &LAUNCH_LEAN<WG_M_BLOCKS, BN, TILE_WGS, TILE_WGS == 1 ? 1 : CLUSTER, 0>}}
+ * also comes alone, for where its partner would compute only padding (chooser_cluster), with the tests
+ * (it runs where N is a few tiles); for 64x64 and the cooperative pair (along M, never sent alone) [2]
+ * is [1]. */
+#define MENU_CONFIG(NAME, WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, KT_US)                                \
+    {{NAME, 64 * WG_M_BLOCKS * TILE_WGS, BN, KT_US, TILE_WGS},                                      \
+     {&LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, 0>, &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, 1>, \
+      &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, TILE_WGS == 1 ? 1 : CLUSTER, 1>},                          \
+     {&LAUNCH_LEAN<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, 0>, &LAUNCH_LEAN<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, 1>, \
+      &LAUNCH_LEAN<WG_M_BLOCKS, BN, TILE_WGS, TILE_WGS == 1 ? 1 : CLUSTER, 1>}}
 static const menu_config MENU[] = {
-    MENU_CONFIG("64x64", 1, 64, 1, 1, CHOOSER_KT_US_64x64, 0),   /* few tiles: twice 64x128's CTAs */
-    MENU_CONFIG("64x128", 1, 128, 1, 2, CHOOSER_KT_US_64x128, 1),
-    MENU_CONFIG("128x128", 2, 128, 1, 2, CHOOSER_KT_US_128x128, 1),
-    MENU_CONFIG("128x192", 2, 192, 1, 2, CHOOSER_KT_US_128x192, 1),
-    MENU_CONFIG("128x256c", 1, 256, 2, 2, CHOOSER_KT_US_128x256c, 1),   /* cooperative (its kernel keeps the name pingpong_kernel) */
+    MENU_CONFIG("64x64", 1, 64, 1, 1, CHOOSER_KT_US_64x64),   /* few tiles: twice 64x128's CTAs */
+    MENU_CONFIG("64x128", 1, 128, 1, 2, CHOOSER_KT_US_64x128),
+    MENU_CONFIG("128x128", 2, 128, 1, 2, CHOOSER_KT_US_128x128),
+    MENU_CONFIG("128x192", 2, 192, 1, 2, CHOOSER_KT_US_128x192),
+    MENU_CONFIG("128x256c", 1, 256, 2, 2, CHOOSER_KT_US_128x256c),   /* cooperative (its kernel keeps the name pingpong_kernel) */
 };
 #define MENU_SIZE ((int)(sizeof MENU / sizeof MENU[0]))
 
@@ -924,6 +923,28 @@ static void stream_k_plan_print(const step_plan *p)
            s->tiles - s->sk_tiles, p->workspace);
 }
 
+/* Boxes stop at the matrix's edge.  Rows past M (N) cost TMA time though they bring zeros, more
+ * than real rows: 64x64 at 8 x 8192 x 28672 read 56% of DRAM's peak, 0.65 of cuBLAS, and 1.03 with
+ * A's box cut to M (NOTES.md "Session 19"; a pair's A where M fits in rank 0's half since session
+ * 20); a pair forced at 8192 x N x 4096 took 43.7 us at N = 136 and 28.1 at N = 256, for less work
+ * (128x128/dp; 64x128/dp 67.4 and 32.0: experiments/edge_box, NOTES.md "Session 24").  So the last
+ * tile column's own box (B; the cooperative pair's own box is A, in its last tile row) asks for the
+ * edge's rows rounded up to a swizzle atom (8), through a second map, and in the last tile row the
+ * shared box (A; the cooperative's B, in its last column) the same through a third: the rank whose
+ * half the edge cuts loads those rows, a rank whose half lies wholly past it loads none (since
+ * session 25; before it, only where M fitted in rank 0's half).  Each CTA still receives every
+ * rank's share through the multicast.  The slot's rows past the edge keep old bytes; the MMAs make
+ * accumulator rows past M (columns past N) from them, and no store writes those.  Since session 22
+ * a CTA alone had cut B where N fits one tile (M >> N with N <= 32: the model's pick 0.67-0.89 of
+ * cuBLAS -> 0.86-1.42); the model counts B whole (chooser_box_rows).
+ * This function: a box of `rows` rows (of `extent`, K long) for the tile at the edge, its map and its bytes. */
+static uint32_t encode_edge_box(CUtensorMap *map, const void *t, int extent, int k, int rows, const char *what)
+{
+    const tma_2d_desc d = tma_2d_bf16_row_major(t, (uint64_t)extent, (uint64_t)k, rows, BK, TMA_SWIZZLE_128B);
+    tma_encode_or_exit(map, &d, STEP_ID, what);
+    return (uint32_t)rows * BK * 2;
+}
+
 /* T cluster tiles of KT k-tiles on U co-resident clusters, the chooser's plan.  Whole
  * tiles keep step 08's grid (min(T, U)) and walk; a plan that streams may
  * use more clusters: the walk table is built for the plan's grid, once. */
@@ -933,28 +954,18 @@ static step_plan *config_prepare(const gemm_operands *op, const menu_config *m, 
     const int CLUSTER_SIZE = e->cluster, alone = CLUSTER_SIZE < m->launch[0]->cluster;   /* chooser_cluster's */
     step_plan *p = (step_plan *)gemm_plan_alloc(sizeof *p, STEP_ID);
     kernel_params *P = &p->P;
-    /* Where M fits in the rows of A that rank 0 loads (a CTA alone: BM; a pair sharing A: its half),
-     * rank 0 asks for M's rows rounded up to a swizzle atom (8) and a pair's rank 1 loads no A: rows
-     * past M cost TMA time though they bring zeros (64x64 at 8 x 8192 x 28672: 56% of DRAM's peak,
-     * 0.65 of cuBLAS; 1.03 with the cut, NOTES.md "Session 19"; pairs since session 20).  The slot's
-     * rows past them keep old bytes; the MMAs make accumulator rows past M from them, and no store
-     * writes those rows.  Each CTA still receives rank 0's box through the multicast.  The last tile
-     * column's B box (a CTA's own; the cooperative pair's own box is A, cut in its last tile row) stops
-     * at N the same way, through a second map: a pair forced at 8192 x N x 4096 took 43.7 us at N = 136
-     * and 28.1 at N = 256, for less work (128x128/dp; 64x128/dp 67.4 and 32.0: experiments/edge_box,
-     * NOTES.md "Session 24").  Since session 22 a CTA alone had cut B where N fits one tile (M >> N with
-     * N <= 32: the model's pick 0.67-0.89 of cuBLAS -> 0.86-1.42); the model counts B whole
-     * (chooser_box_rows). */
-    const int cut = !SHARE_B && op->m <= A_HALF_ROWS, a_rows = cut ? (op->m + 7) / 8 * 8 : A_HALF_ROWS;
-    gemm_encode_ab(&P->map_a, &P->map_b, op, a_rows, B_HALF_ROWS, BK);   /* the boxes each CTA loads */
-    P->a_loaders = cut ? 1 : CLUSTER_SIZE;
-    P->stage_tx = cut ? (uint32_t)(a_rows + B_HALF_ROWS) * BK * 2 : STAGE_BYTES;   /* rank 0's rows of A, our B */
+    /* Boxes stop at the matrix's edge: encode_edge_box says why. */
+    gemm_encode_ab(&P->map_a, &P->map_b, op, A_HALF_ROWS, B_HALF_ROWS, BK);   /* the boxes each CTA loads */
     const int own_rows = SHARE_B ? A_HALF_ROWS : B_HALF_ROWS, left = SHARE_B ? op->m % BM : op->n % BN;
     const int edge_rows = left ? (left + 7) / 8 * 8 : own_rows;
-    const tma_2d_desc edge = tma_2d_bf16_row_major(SHARE_B ? op->a : op->b, (uint64_t)(SHARE_B ? op->m : op->n),
-                                                   (uint64_t)op->k, edge_rows, BK, TMA_SWIZZLE_128B);
-    tma_encode_or_exit(&P->map_edge, &edge, STEP_ID, SHARE_B ? "A at its edge" : "B at its edge");
-    P->edge_tx = P->stage_tx - (uint32_t)(own_rows - edge_rows) * BK * 2;
+    P->edge_tx = encode_edge_box(&P->map_edge, SHARE_B ? op->a : op->b, SHARE_B ? op->m : op->n, op->k, edge_rows,
+                                 SHARE_B ? "A at its edge" : "B at its edge");
+    const int half = SHARE_B ? B_HALF_ROWS : A_HALF_ROWS, shared_left = SHARE_B ? op->n % BN : op->m % BM;
+    P->shared_edge_rank = shared_left ? (shared_left - 1) / half : 0;   /* the cut half; 0 when whole (unused) */
+    const int shared_rows = shared_left ? (shared_left - (int)P->shared_edge_rank * half + 7) / 8 * 8 : half;
+    P->shared_edge_tx = P->shared_edge_rank * half * BK * 2 +   /* the ranks before it whole */
+                        encode_edge_box(&P->map_shared_edge, SHARE_B ? op->b : op->a, SHARE_B ? op->n : op->m, op->k,
+                                        shared_rows, SHARE_B ? "B at its edge" : "A at its edge");
     P->use_tma_store = gemm_encode_d(&P->map_d, op, EPI_ROWS, EPI_COLS);
     P->D = op->d;
     P->M = op->m;
@@ -967,7 +978,7 @@ static step_plan *config_prepare(const gemm_operands *op, const menu_config *m, 
                   "--mode values are the scheduler's");
     static_assert((int)GEMM_MODE_CAP == (int)CHOOSER_MODE_CAP, "--mode cap is the chooser's");
     const int odd = CLUSTER_SIZE == 2 && (SHARE_B ? P->sched.tiles_m : P->sched.tiles_n) % 2;   /* a padding tile */
-    const int which = alone ? 2 : (int)P->a_loaders < CLUSTER_SIZE || left || odd;   /* m->launch[] and lean[] */
+    const int which = alone ? 2 : shared_left || left || odd;   /* m->launch[] and lean[] */
     const int units = gemm_persistent_grid(m->launch[which], op, 1 << 28) / CLUSTER_SIZE;
     P->sk.plan = e->plan;   /* the chooser's, the one --explain printed: it must be this launch's */
     if (e->plan.tiles != P->sched.sched.num_tiles || e->plan.kt != P->k_tiles || e->plan.units > units)

@@ -23,8 +23,8 @@ mkdir -p "$OUT" "$BUILD"
 if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step10 BUILD="$BUILD" || exit 1
   variant_patch_py "$BUILD" fullbox <<'PY'
-edit("    const int cut = !SHARE_B && op->m <= A_HALF_ROWS, a_rows = cut ? (op->m + 7) / 8 * 8 : A_HALF_ROWS;\n",
-     "    const int cut = 0, a_rows = A_HALF_ROWS;   /* experiment: the full box, rows past M too */\n")
+edit("    const int half = SHARE_B ? B_HALF_ROWS : A_HALF_ROWS, shared_left = SHARE_B ? op->n % BN : op->m % BM;\n",
+     "    const int half = SHARE_B ? B_HALF_ROWS : A_HALF_ROWS, shared_left = 0;   /* experiment: the full box, rows past M too */\n")
 PY
 fi
 variant_need_gpu a_box "$BUILD/fullbox/step10_autotune"

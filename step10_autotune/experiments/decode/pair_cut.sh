@@ -35,8 +35,8 @@ mkdir -p "$OUT" "$BUILD"
 if [ "${PREBUILT:-0}" != 1 ]; then
   make -s step10 BUILD="$BUILD" || exit 1
   variant_patch_py "$BUILD" halfbox <<'PY'
-edit("    const int cut = !SHARE_B && op->m <= A_HALF_ROWS, a_rows = cut ? (op->m + 7) / 8 * 8 : A_HALF_ROWS;\n",
-     "    const int cut = CLUSTER_SIZE == 1 && op->m <= A_HALF_ROWS, a_rows = cut ? (op->m + 7) / 8 * 8 : A_HALF_ROWS;   /* experiment */\n")
+edit("    const int half = SHARE_B ? B_HALF_ROWS : A_HALF_ROWS, shared_left = SHARE_B ? op->n % BN : op->m % BM;\n",
+     "    const int half = SHARE_B ? B_HALF_ROWS : A_HALF_ROWS, shared_left = CLUSTER_SIZE == 1 ? op->m % BM : 0;   /* experiment */\n")
 PY
 fi
 variant_need_gpu pair_cut "$BUILD/halfbox/step10_autotune"

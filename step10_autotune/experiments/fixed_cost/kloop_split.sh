@@ -45,15 +45,15 @@ edit('''                           wgmma_desc_advance(db, kk * WGMMA_K16_BYTES),
     wgmma_commit_group();''', '''                           wgmma_desc_advance(db, kk * WGMMA_K16_BYTES), accumulate || kk > 0);
         }
     wgmma_commit_group();   /* experiment: a group per half */''')
-edit('''        consumer_mma_slot<WG_M_BLOCKS, BN, TILE_WGS>(cc, acc, kt > u->k_begin);
+edit('''        consumer_mma_slot<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>(cc, acc, kt > u->k_begin);
         CLOCK_SPAN(cc->clk, cc->leader, TP_CONSUMER_COMPUTE, cc->reads);
-''', '''        consumer_mma_slot<WG_M_BLOCKS, BN, TILE_WGS>(cc, acc, kt > u->k_begin, 0);
+''', '''        consumer_mma_slot<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>(cc, acc, kt > u->k_begin, 0);
         wgmma_wait_group(1);   /* experiment: the previous k-tile's last group done; this half still queued */
         if (kt > u->k_begin) {
             if (cc->leader) consumer_release_cluster(sm->empty, release_state->index, cc->rank ^ 1u, CLUSTER_SIZE == 2);
             pipeline_advance(release_state);
         }
-        consumer_mma_slot<WG_M_BLOCKS, BN, TILE_WGS>(cc, acc, 1, 1);
+        consumer_mma_slot<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>(cc, acc, 1, 1);
         CLOCK_SPAN(cc->clk, cc->leader, TP_CONSUMER_COMPUTE, cc->reads);
 ''')
 edit('''        wgmma_wait_group(1);

@@ -20,7 +20,7 @@ mkdir -p "$OUT" "$BUILD"
 SRC=$BUILD/kernel_peer05.cu
 . "$(dirname "$0")/../variant.sh"
 variant_no_cluster peer05_shape step10_autotune/kernel.cu "$SRC"
-sed -i -e 's/^\(    MENU_CONFIG("128x256c", 1, 256, 2, 1, CHOOSER_KT_US_128x256c, 1),\)/    MENU_CONFIG("128x128c", 1, 128, 2, 1, 0.30, 1),\n\1/' "$SRC"
+sed -i -e 's/^\(    MENU_CONFIG("128x256c", 1, 256, 2, 1, CHOOSER_KT_US_128x256c),\)/    MENU_CONFIG("128x128c", 1, 128, 2, 1, 0.30),\n\1/' "$SRC"
 grep -q 'MENU_CONFIG("128x128c", 1, 128, 2' "$SRC" ||
   { echo "peer05_shape: kernel.cu changed; the patch no longer applies"; exit 1; }
 REFERENCE=1 variant_build peer05 "$SRC" "$BUILD/step10_peer05"

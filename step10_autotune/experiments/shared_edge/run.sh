@@ -1,0 +1,70 @@
+#!/bin/sh
+# shared_edge/run.sh BUILD OUT [PART...]: does the shared box's part past the edge cost a pair as its own box's did?
+#
+# Session 24 cut a CTA's own box at the matrix's edge (edge_box/: B in a pingpong pair's last tile column, A in
+# the cooperative pair's last tile row) and let a padding CTA load none (padding_box/).  The shared box was left
+# whole: in a pingpong pair's last tile row each rank still loaded its half of A, BM/2 rows, though the rows past
+# M are zero fill, and where M % BM <= BM/2 rank 1's half lay wholly past M (as a padding CTA's box did).  The
+# cooperative pair's B in its last tile column the same.  Only where M fitted in rank 0's half (one tile row) was
+# A cut, since session 20.  Since session 25 (config_prepare's map_shared_edge) the rank whose half the edge cuts
+# loads the edge's rows rounded up to 8 and a rank past it none, wherever the last row (column) is partial.
+# BUILD holds step10_autotune (the tree) and old/step10_autotune (ece1780: the shared box whole).  Parts:
+#   m_small  64x128/dp and 128x128/dp forced, pairs along N, N = 8192, K = 4096, at M with 2-3 tile rows, the last
+#            one 8 rows (rank 0 cut, rank 1 none), half (rank 0 whole, rank 1 none) or whole; old and tree, 2 rotated rounds
+#   m_mid    the same at M = 1024-1152 (9 rows of 128, 17-18 of 64), N = K = 4096
+#   n_coop   128x256c/dp forced (the pair along M shares B) at M = K = 4096, N = 4104, 4224, 4280, 4352
+#   picks    the model's pick, old and tree, 3 rotated rounds, at shapes with a partial last tile row
+#            (pingpong) or column (cooperative) drawn before the run; 4000 x 4096 x 4096 (no shared edge) a control
+#   level    old and tree, the model's pick, 4 rotated rounds, at 512^3, 1024^3 and 4096^3: every box whole, the
+#            pairs' first copies the same PTX (64x64's first copy now without the edge tests)
+#   checks   the tree, every configuration in dp and sk, at shapes with the shared box cut at every split
+# PREBUILT binaries only (no build here).  Exits 3 without a GPU.
+set -u
+BUILD=${1:?usage: run.sh BUILD OUT [PART...]}; OUT=${2:?usage: run.sh BUILD OUT [PART...]}; shift 2
+[ $# -gt 0 ] || set -- checks m_small m_mid n_coop picks level
+HERE=$(dirname "$0")
+mkdir -p "$OUT"
+. "$HERE/../variant.sh"
+variant_need_gpu shared_edge "$BUILD/step10_autotune"
+times() {   # LOG: "shape run: times of the rounds"
+  awk '/^r[0-9]/ { t = ""; for (i = 1; i <= NF; i++) if ($i == "ms" && t == "") t = $(i - 1)
+                   c = $0; sub(/^r[0-9]+ [^ ]+ /, "", c); sub(/ --no-cache/, "", c); sub(/:.*/, "", c)
+                   k = $2 " | " c; v[k] = v[k] " " t } END { for (k in v) print k ":" v[k] }' "$1" | sort -t'|' -k2,2 -k1,1n
+}
+ratios() {   # LOG: "shape binary: ratios of the rounds"
+  awk '/^r[0-9]/ { r = ""; for (i = 1; i <= NF; i++) if ($i == "ratio") r = $(i + 1); b = $3; sub(/\/.*/, "", b); sub(/:$/, "", b)
+                   v[$2 " " b] = v[$2 " " b] " " r } END { for (k in v) print k ":" v[k] }' "$1" | sort -t x -k1,1n -k2,2n
+}
+for part in "$@"; do echo "== $part $(date +%T)"; case $part in
+m_small)
+  variant_rotated_rounds "$OUT/m_small.txt" 2 "$BUILD" "136x8192x4096 160x8192x4096 192x8192x4096 256x8192x4096" \
+    "old/step10_autotune --no-cache --config 64x128 --mode dp" "step10_autotune --no-cache --config 64x128 --mode dp" \
+    "old/step10_autotune --no-cache --config 128x128 --mode dp" "step10_autotune --no-cache --config 128x128 --mode dp"
+  times "$OUT/m_small.txt" | tee "$OUT/m_small_summary.txt" ;;
+m_mid)
+  variant_rotated_rounds "$OUT/m_mid.txt" 2 "$BUILD" "1024x4096x4096 1032x4096x4096 1056x4096x4096 1072x4096x4096 1088x4096x4096 1120x4096x4096 1152x4096x4096" \
+    "old/step10_autotune --no-cache --config 64x128 --mode dp" "step10_autotune --no-cache --config 64x128 --mode dp" \
+    "old/step10_autotune --no-cache --config 128x128 --mode dp" "step10_autotune --no-cache --config 128x128 --mode dp"
+  times "$OUT/m_mid.txt" | tee "$OUT/m_mid_summary.txt" ;;
+n_coop)
+  variant_rotated_rounds "$OUT/n_coop.txt" 2 "$BUILD" "4096x4104x4096 4096x4224x4096 4096x4280x4096 4096x4352x4096" \
+    "old/step10_autotune --no-cache --config 128x256c --mode dp" "step10_autotune --no-cache --config 128x256c --mode dp"
+  times "$OUT/n_coop.txt" | tee "$OUT/n_coop_summary.txt" ;;
+picks)
+  variant_rotated_rounds "$OUT/picks.txt" 3 "$BUILD" \
+    "136x4096x4096 200x4096x4096 300x4096x4096 520x4096x4096 600x8192x2048 999x2048x4096 1032x4096x4096 1100x1600x2048 1500x1500x1500 2100x7168x4096 3001x4096x2048 3000x3000x3000 4000x3000x4168 4000x4096x4096" \
+    "old/step10_autotune --no-cache" "step10_autotune --no-cache"
+  ratios "$OUT/picks.txt" | tee "$OUT/picks_summary.txt" ;;
+level)
+  variant_rotated_rounds "$OUT/level.txt" 4 "$BUILD" "512x512x512 1024x1024x1024 4096x4096x4096" \
+    "old/step10_autotune --no-cache" "step10_autotune --no-cache"
+  ratios "$OUT/level.txt" | tee "$OUT/level_summary.txt" ;;
+checks)
+  variant_checks "$BUILD/step10_autotune" "$OUT/checks.txt" 64x64 64x128 128x128 128x192 128x256c
+  variant_check_grid "$BUILD/step10_autotune" "$OUT/checks.txt" \
+    "1032x1000x520 1090x640x136 1150x4104x264 130x8192x72 300x300x1000 33x4096x520 65x300x64 2000x4104x264 1000x4280x136 2100x200x520" \
+    "dp sk" 64x64 64x128 128x128 128x192 128x256c
+  echo "checks ok: $(grep -c 'check ok' "$OUT/checks.txt") of $(grep -c '' "$OUT/checks.txt")" ;;
+*) echo "run.sh: unknown part $part"; exit 2 ;;
+esac; done
+echo "== done $(date +%T)"
