@@ -960,9 +960,12 @@ static step_plan *config_prepare(const gemm_operands *op, const menu_config *m, 
     const int edge_rows = left ? (left + 7) / 8 * 8 : own_rows;
     P->edge_tx = encode_edge_box(&P->map_edge, SHARE_B ? op->a : op->b, SHARE_B ? op->m : op->n, op->k, edge_rows,
                                  SHARE_B ? "A at its edge" : "B at its edge");
+    /* The last tile row's (column's) rows of the shared box: the edge tests the tile, not the shape, so
+     * where they are whole the last rank loads its half whole through map_shared_edge. */
     const int half = SHARE_B ? B_HALF_ROWS : A_HALF_ROWS, shared_left = SHARE_B ? op->n % BN : op->m % BM;
-    P->shared_edge_rank = shared_left ? (shared_left - 1) / half : 0;   /* the cut half; 0 when whole (unused) */
-    const int shared_rows = shared_left ? (shared_left - (int)P->shared_edge_rank * half + 7) / 8 * 8 : half;
+    const int last_rows = shared_left ? shared_left : SHARE_B ? BN : BM;
+    P->shared_edge_rank = (uint32_t)(last_rows - 1) / half;   /* the rank whose half the edge cuts */
+    const int shared_rows = (last_rows - (int)P->shared_edge_rank * half + 7) / 8 * 8;
     P->shared_edge_tx = P->shared_edge_rank * half * BK * 2 +   /* the ranks before it whole */
                         encode_edge_box(&P->map_shared_edge, SHARE_B ? op->b : op->a, SHARE_B ? op->n : op->m, op->k,
                                         shared_rows, SHARE_B ? "B at its edge" : "A at its edge");

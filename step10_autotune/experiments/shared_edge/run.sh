@@ -26,7 +26,7 @@ HERE=$(dirname "$0")
 mkdir -p "$OUT"
 . "$HERE/../variant.sh"
 variant_need_gpu shared_edge "$BUILD/step10_autotune"
-times() {   # LOG: "shape run: times of the rounds"
+time_summary() {   # LOG: "shape run: times of the rounds"
   awk '/^r[0-9]/ { t = ""; for (i = 1; i <= NF; i++) if ($i == "ms" && t == "") t = $(i - 1)
                    c = $0; sub(/^r[0-9]+ [^ ]+ /, "", c); sub(/ --no-cache/, "", c); sub(/:.*/, "", c)
                    k = $2 " | " c; v[k] = v[k] " " t } END { for (k in v) print k ":" v[k] }' "$1" | sort -t'|' -k2,2 -k1,1n
@@ -40,16 +40,16 @@ m_small)
   variant_rotated_rounds "$OUT/m_small.txt" 2 "$BUILD" "136x8192x4096 160x8192x4096 192x8192x4096 256x8192x4096" \
     "old/step10_autotune --no-cache --config 64x128 --mode dp" "step10_autotune --no-cache --config 64x128 --mode dp" \
     "old/step10_autotune --no-cache --config 128x128 --mode dp" "step10_autotune --no-cache --config 128x128 --mode dp"
-  times "$OUT/m_small.txt" | tee "$OUT/m_small_summary.txt" ;;
+  time_summary "$OUT/m_small.txt" | tee "$OUT/m_small_summary.txt" ;;
 m_mid)
   variant_rotated_rounds "$OUT/m_mid.txt" 2 "$BUILD" "1024x4096x4096 1032x4096x4096 1056x4096x4096 1072x4096x4096 1088x4096x4096 1120x4096x4096 1152x4096x4096" \
     "old/step10_autotune --no-cache --config 64x128 --mode dp" "step10_autotune --no-cache --config 64x128 --mode dp" \
     "old/step10_autotune --no-cache --config 128x128 --mode dp" "step10_autotune --no-cache --config 128x128 --mode dp"
-  times "$OUT/m_mid.txt" | tee "$OUT/m_mid_summary.txt" ;;
+  time_summary "$OUT/m_mid.txt" | tee "$OUT/m_mid_summary.txt" ;;
 n_coop)
   variant_rotated_rounds "$OUT/n_coop.txt" 2 "$BUILD" "4096x4104x4096 4096x4224x4096 4096x4280x4096 4096x4352x4096" \
     "old/step10_autotune --no-cache --config 128x256c --mode dp" "step10_autotune --no-cache --config 128x256c --mode dp"
-  times "$OUT/n_coop.txt" | tee "$OUT/n_coop_summary.txt" ;;
+  time_summary "$OUT/n_coop.txt" | tee "$OUT/n_coop_summary.txt" ;;
 picks)
   variant_rotated_rounds "$OUT/picks.txt" 3 "$BUILD" \
     "136x4096x4096 200x4096x4096 300x4096x4096 520x4096x4096 600x8192x2048 999x2048x4096 1032x4096x4096 1100x1600x2048 1500x1500x1500 2100x7168x4096 3001x4096x2048 3000x3000x3000 4000x3000x4168 4000x4096x4096" \
@@ -62,7 +62,7 @@ level)
 checks)
   variant_checks "$BUILD/step10_autotune" "$OUT/checks.txt" 64x64 64x128 128x128 128x192 128x256c
   variant_check_grid "$BUILD/step10_autotune" "$OUT/checks.txt" \
-    "1032x1000x520 1090x640x136 1150x4104x264 130x8192x72 300x300x1000 33x4096x520 65x300x64 2000x4104x264 1000x4280x136 2100x200x520" \
+    "4224x4352x136 640x1001x520 1032x1000x520 1090x640x136 1150x4104x264 130x8192x72 300x300x1000 33x4096x520 65x300x64 2000x4104x264 1000x4280x136 2100x200x520" \
     "dp sk" 64x64 64x128 128x128 128x192 128x256c
   echo "checks ok: $(grep -c 'check ok' "$OUT/checks.txt") of $(grep -c '' "$OUT/checks.txt")" ;;
 *) echo "run.sh: unknown part $part"; exit 2 ;;
