@@ -143,7 +143,13 @@ args_of() {
             # stores; the cooperative pair along M, 3 tiles along M, streamed
             echo "--m 4096 --n 1152 --k 512 --mode dp --config 128x128 --no-cache"
             echo "--m 1000 --n 1100 --k 1024 --mode sk --config 64x128 --no-cache"
-            echo "--m 300 --n 2048 --k 1024 --mode sk --config 128x256c --no-cache" ;;
+            echo "--m 300 --n 2048 --k 1024 --mode sk --config 128x256c --no-cache"
+            # the shared box cut at the edge (map_shared_edge): the last tile row's 8 rows of A, rank 0's
+            # half cut and rank 1 loading none, in the lean kernel's second copy; rank 1's half cut (32 of
+            # 64 rows), streamed, masked stores; the cooperative pair's B in its last column, 8 of 256 columns
+            echo "--m 136 --n 8192 --k 512 --mode dp --config 64x128 --no-cache"
+            echo "--m 1120 --n 1000 --k 1024 --mode sk --config 128x128 --no-cache"
+            echo "--m 2048 --n 4104 --k 512 --mode sk --config 128x256c --no-cache" ;;
         *) echo "--m 4096 --n 4096 --k 128"; echo "--m 1024 --n 1024 --k 2048" ;;
     esac
 }
