@@ -12,6 +12,10 @@
 #   m_small  64x128/dp and 128x128/dp forced, pairs along N, N = 8192, K = 4096, at M with 2-3 tile rows, the last
 #            one 8 rows (rank 0 cut, rank 1 none), half (rank 0 whole, rank 1 none) or whole; old and tree, 2 rotated rounds
 #   m_mid    the same at M = 1024-1152 (9 rows of 128, 17-18 of 64), N = K = 4096
+#   m_by_n   why did 200 and 300 x 4096 x 4096 not gain (picks, 7b77c04)?  The same forced pairs at the picks' M
+#            (64x128 at 192, 200, 256; 128x128 at 256, 300, 384) with N = 4096 and 8192, K = 4096, old and tree
+#   ncu      old and tree, 128x128/dp forced at 300 x 4096 x 4096 and 160 x 8192 x 4096: duration, L2 and DRAM bytes,
+#            tensor pipe
 #   n_coop   128x256c/dp forced (the pair along M shares B) at M = K = 4096, N = 4104, 4224, 4280, 4352
 #   picks    the model's pick, old and tree, 3 rotated rounds, at shapes with a partial last tile row
 #            (pingpong) or column (cooperative) drawn before the run; 4000 x 4096 x 4096 (no shared edge) a control
@@ -46,6 +50,12 @@ m_mid)
     "old/step10_autotune --no-cache --config 64x128 --mode dp" "step10_autotune --no-cache --config 64x128 --mode dp" \
     "old/step10_autotune --no-cache --config 128x128 --mode dp" "step10_autotune --no-cache --config 128x128 --mode dp"
   time_summary "$OUT/m_mid.txt" | tee "$OUT/m_mid_summary.txt" ;;
+m_by_n)
+  variant_rotated_rounds "$OUT/m_by_n.txt" 2 "$BUILD" "192x4096x4096 200x4096x4096 256x4096x4096 192x8192x4096 200x8192x4096 256x8192x4096" \
+    "old/step10_autotune --no-cache --config 64x128 --mode dp" "step10_autotune --no-cache --config 64x128 --mode dp"
+  variant_rotated_rounds "$OUT/m_by_n.txt" 2 "$BUILD" "256x4096x4096 300x4096x4096 384x4096x4096 256x8192x4096 300x8192x4096 384x8192x4096" \
+    "old/step10_autotune --no-cache --config 128x128 --mode dp" "step10_autotune --no-cache --config 128x128 --mode dp"
+  time_summary "$OUT/m_by_n.txt" | tee "$OUT/m_by_n_summary.txt" ;;
 n_coop)
   variant_rotated_rounds "$OUT/n_coop.txt" 2 "$BUILD" "4096x4104x4096 4096x4224x4096 4096x4280x4096 4096x4352x4096" \
     "old/step10_autotune --no-cache --config 128x256c --mode dp" "step10_autotune --no-cache --config 128x256c --mode dp"
@@ -65,6 +75,16 @@ checks)
     "4224x4352x136 640x1001x520 1032x1000x520 1090x640x136 1150x4104x264 130x8192x72 300x300x1000 33x4096x520 65x300x64 2000x4104x264 1000x4280x136 2100x200x520" \
     "dp sk" 64x64 64x128 128x128 128x192 128x256c
   echo "checks ok: $(grep -c 'check ok' "$OUT/checks.txt") of $(grep -c '' "$OUT/checks.txt")" ;;
+ncu)
+  command -v ncu > /dev/null 2>&1 || { echo "no ncu"; continue; }
+  M=gpu__time_duration.sum,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,lts__t_sectors_op_read.sum,lts__t_sector_op_read_hit_rate.pct
+  for sh in "300 4096 4096" "160 8192 4096"; do for b in old/step10_autotune step10_autotune; do
+    set -- $sh
+    echo "== $b ${1}x${2}x${3} 128x128/dp"
+    timeout 120 ncu --metrics $M --kernel-name-base function --kernel-name regex:pingpong --launch-skip 3 --launch-count 1 \
+      "$BUILD/$b" --m "$1" --n "$2" --k "$3" --no-check --no-cache --config 128x128 --mode dp --iters 3 --warmup 1 2>&1 |
+      grep -E "^  [a-zA-Z_]|  (gpu__|sm__|lts__|dram__)"
+  done; done > "$OUT/ncu.txt"; cut -c1-140 "$OUT/ncu.txt" ;;
 *) echo "run.sh: unknown part $part"; exit 2 ;;
 esac; done
 echo "== done $(date +%T)"
