@@ -21,6 +21,9 @@
 #            (pingpong) or column (cooperative) drawn before the run; 4000 x 4096 x 4096 (no shared edge) a control
 #   level    old and tree, the model's pick, 4 rotated rounds, at 512^3, 1024^3 and 4096^3: every box whole, the
 #            pairs' first copies the same PTX (64x64's first copy now without the edge tests)
+#   picks2   old and tree, the model's pick, 2 rotated rounds, at tune_shapes.txt
+#   tune     --tune at tune_shapes.txt (drawn before its run): the model's pick against tune's best, one
+#            process per shape (variant_tune), with the edges cut and the model counting every box whole
 #   checks   the tree, every configuration in dp and sk, at shapes with the shared box cut at every split
 # PREBUILT binaries only (no build here).  Exits 3 without a GPU.
 set -u
@@ -69,6 +72,13 @@ level)
   variant_rotated_rounds "$OUT/level.txt" 4 "$BUILD" "512x512x512 1024x1024x1024 4096x4096x4096" \
     "old/step10_autotune --no-cache" "step10_autotune --no-cache"
   ratios "$OUT/level.txt" | tee "$OUT/level_summary.txt" ;;
+picks2)
+  variant_rotated_rounds "$OUT/picks2.txt" 2 "$BUILD" "$(grep -v '^#' "$HERE/tune_shapes.txt" | tr '\n' ' ')" \
+    "old/step10_autotune --no-cache" "step10_autotune --no-cache"
+  ratios "$OUT/picks2.txt" | tee "$OUT/picks2_summary.txt" ;;
+tune)
+  for sh in $(grep -v '^#' "$HERE/tune_shapes.txt"); do variant_tune "$BUILD/step10_autotune" "$OUT/tune.txt" "$sh"; done
+  grep -h "^==\|^tune: [0-9]\|configuration:" "$OUT/tune.txt" | cut -c1-120 ;;
 checks)
   variant_checks "$BUILD/step10_autotune" "$OUT/checks.txt" 64x64 64x128 128x128 128x192 128x256c
   variant_check_grid "$BUILD/step10_autotune" "$OUT/checks.txt" \
