@@ -298,7 +298,7 @@ typedef struct {
     uint32_t rank;                /* which half of A this CTA loads and multicasts */
     pipeline_state write_state;   /* the next slot to fill: never reset between units */
     int loads;                    /* k-tiles issued by this CTA (planted bug, trace) */
-    int a_cut;                    /* a constant: 0 in the kernels for whole boxes, 1 in those that cut them
+    int cuts;                     /* a constant (A_CUT): 0 in the kernels for whole boxes, 1 in those that cut them
                                      (the edges; padding) and in the traced copy (MENU_CONFIG) */
     trace_clock *clk;
     int plant_bug;
@@ -402,7 +402,7 @@ static __device__ __forceinline__ void producer_load_tile(const kernel_params *P
      * load.  Only the kernels that cut boxes test for any of this (the second copy, A_CUT = 1:
      * MENU_CONFIG): in the first copy, which the shapes with every box whole run, the tests read 1.2%
      * slower at 1024^3 (session 24); there the maps and the count below are constants. */
-    const int cuts = pc->a_cut;
+    const int cuts = pc->cuts;
     const int pad = cuts && CLUSTER_SIZE == 2 && !cluster_unit_stores(&P->sched, u);
     const int edge = cuts && (SHARE_B ? u->tile_m == P->sched.tiles_m - 1 : u->tile_n == P->sched.tiles_n - 1);
     const int shared_edge = cuts && (SHARE_B ? u->tile_n == P->sched.tiles_n - 1 : u->tile_m == P->sched.tiles_m - 1);
@@ -753,7 +753,7 @@ static __device__ __forceinline__ void barriers_init(const smem_ring *sm, int st
  * in the k loop).  So is `lean` (pingpong_kernel_lean, further below). */
 template <int WG_M_BLOCKS, int BN, int TILE_WGS, int CLUSTER_SIZE>
 static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const int traced, const int lean,
-                                                const int a_cut)
+                                                const int cuts)
 {
     const smem_config layout = SMEM_CONFIG;
     const smem_ring sm = smem_ring_carve(layout, P->stages);
@@ -780,7 +780,7 @@ static __device__ __forceinline__ void gemm_cta(const kernel_params *P, const in
         REGS_DEC(PRODUCER_REGS);
         if (threadIdx.x / 32 == 0 && elect_one_sync()) {
             producer_ctx pc = {.sm = &sm, .rank = rank, .write_state = pipeline_producer_start((uint32_t)P->stages),
-                               .a_cut = a_cut, .clk = &clk, .plant_bug = P->plant_bug};
+                               .cuts = cuts, .clk = &clk, .plant_bug = P->plant_bug};
             producer_load_tiles<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER_SIZE>(P, &pc);
         }
         return;
