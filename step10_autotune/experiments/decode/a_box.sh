@@ -5,7 +5,8 @@
 # at 64 x 8192 x 28672, eight times the rows of A, 84% and 118 us.  At M = 8 each k-tile's A box asked
 # TMA for 64 rows of which 56 lie past M (zero-filled, counted in the transaction bytes).  A CTA alone
 # (64x64: no multicast halves) can ask for fewer: rows rounded up to 8 (one 128-byte swizzle atom), the
-# box's bytes announced at run time (kernel_params.stage_tx).  The tree does that since this experiment
+# box's bytes announced at run time (kernel_params.stage_tx; since session 25 map_shared_edge and
+# shared_edge_tx).  The tree does that since this experiment
 # (kernel.cu, config_prepare); its first run patched the cut into the tree before it (logs/a_box/:
 # "abox" there is the cut, "step10_autotune" the full box).  Since session 20 the tree cuts a pair's
 # A too (pair_cut.sh); the full box here is the full box for every configuration.

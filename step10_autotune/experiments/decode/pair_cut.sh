@@ -6,9 +6,10 @@
 # 64x128, rank 0 asked for 32 rows of which 24 lie past M and rank 1 for 32 all past M; ncu read 67% of
 # DRAM's peak at 8 x 4096 x 14336 against 78% at M = 64 (logs/ncu_dram_why.txt).  Since this experiment
 # the tree (kernel.cu, config_prepare) has rank 0 ask for M's rows rounded up to 8 and rank 1 for none
-# wherever M fits in rank 0's half (kernel_params.a_loaders, stage_tx).  This script builds the tree
+# wherever M fits in rank 0's half (kernel_params.a_loaders and stage_tx until session 25, whose
+# map_shared_edge makes it the case of one tile row).  This script builds the tree
 # (BUILD/step10_autotune) and the tree with the pairs' halves whole again (BUILD/halfbox/: 64x64 still
-# cut, as since c36827a), checks every pair configuration at shapes where the cut applies and where it
+# cut, as since c36827a; since session 25 the pairs' shared box whole in every last tile row), checks every pair configuration at shapes where the cut applies and where it
 # just does not (M = 1, 8, 25, 32, 33, 63, 64; edges in N; one k-tile) and the odd shapes of
 # variant_checks against cuBLAS with the tree's build, then 3 rotated rounds of both builds: 64x128 and
 # 128x128 forced to dp, and the model's pick, at decode shapes.  With BEFORE=BIN (a build of the tree
@@ -18,7 +19,7 @@
 # and read from kernel_params since?  Session 21 timed a third producer loop for whole halves with the
 # count an immediate again (the immcount build, d66fade's tree patched): 1-2% slower still
 # (logs/pair_cut/immcount/), so the loops' code, not the count.  Since then the lean kernel comes twice
-# for a pair (kernel.cu's MENU_CONFIG, PAIR_CUT): halves whole, its code ef1c92a's instruction for
+# for a pair (kernel.cu's MENU_CONFIG, A_CUT; PAIR_CUT until session 25): halves whole, its code ef1c92a's instruction for
 # instruction, and with both loops where rank 1 loads no A.  The leancut part (BEFORE=BIN and
 # ONELEAN=BIN, a build of d66fade: one lean kernel with both loops) times BIN, ONELEAN's and the tree
 # at four of those shapes, then ONELEAN and the tree with 64x128 and 128x128 forced to dp at two decode
