@@ -86,7 +86,9 @@ typedef struct {
  * moved 11 picks of the 4032-shape grid (M >> N) from 64x64/dp to 64x64/sk_l2, and on experiments/b_cut_shapes.txt,
  * drawn before its run, the moved picks were within 3% of the best at 2 of 6, the picks they moved from at 6 of 6
  * (NOTES.md, "Session 22": the model credits dp's ring of 13 only with its first k-tiles, and B's bytes had
- * made up for it). */
+ * made up for it).  Since session 25 the last tile row's shared box stops at M too (map_shared_edge) wherever
+ * that row is partial; the model counts it cut only where M fits in one row's half, as above (the model's pick
+ * at experiments/shared_edge/tune_shapes.txt: within 3% of the best at 10 of 12, NOTES.md "Session 25"). */
 SCHED_FN double chooser_box_rows(const chooser_config *c, int M)
 {
     if (c->tile_wgs == 1 && M <= c->bm / c->cluster) return (M + 7) / 8 * 8 / (double)c->cluster + c->bn;   /* A cut to M; B */
