@@ -1,0 +1,12 @@
+#!/bin/sh
+# sk_scatter/run.sh BUILD OUT: --tune at variant_shapes.txt (drawn by draw.sh before any run, session 25), one
+# process per shape with the tree's binary (BUILD/step10_autotune, PREBUILT), then judge.sh: the tree's chooser
+# and variant.py's against tune's first round.  GPU for the tune part; exits 3 without one.
+set -u
+BUILD=${1:?usage: run.sh BUILD OUT}; OUT=${2:?usage: run.sh BUILD OUT}
+HERE=$(dirname "$0")
+mkdir -p "$OUT"
+. "$HERE/../variant.sh"
+variant_need_gpu sk_scatter "$BUILD/step10_autotune"
+for sh in $(grep -v '^#' "$HERE/variant_shapes.txt" | awk '{ print $1 }'); do variant_tune "$BUILD/step10_autotune" "$OUT/tune.txt" "$sh"; done
+sh "$HERE/draw.sh" "$OUT/draw" > /dev/null && sh "$HERE/judge.sh" "$OUT/draw" "$OUT/tune.txt" | tee "$OUT/judge.txt"
