@@ -1,14 +1,15 @@
 #!/bin/sh
-# sk_scatter/draw.sh OUT: the shapes to judge variant.py's chooser on, drawn before any run (session 25).  No GPU.
+# sk_scatter/draw.sh OUT [VARIANT_PY]: the shapes to judge variant.py's chooser on (or VARIANT_PY's, another
+# experiment's patch of chooser.h, IN OUT as variant.py takes them), drawn before any run (session 25).  No GPU.
 # picks.c (sk_cap/) against the tree's chooser.h and against variant.py's, with the H200's numbers, over a
 # grid of 352 shapes (M 256-6144, N 1024-14336, K 1024-8192); left out: the bench's, fit, held-out and every
 # experiments/*_shapes.txt and tune_shapes.txt shape, and predictions past 3 ms.  Prints the moved picks
 # (OUT/moved.txt) and, drawn with Python's random.seed(25), 10 moved and 2 unmoved shapes (OUT/list.txt).
 set -u
-OUT=${1:?usage: draw.sh OUT}
-S=step10_autotune; D=$S/experiments/sk_scatter
+OUT=${1:?usage: draw.sh OUT [VARIANT_PY]}
+S=step10_autotune; D=$S/experiments/sk_scatter; VPY=${2:-$D/variant.py}
 mkdir -p "$OUT" "$OUT/v/sk_cap"
-python3 $D/variant.py $S/chooser.h "$OUT/v/chooser.h" || exit 1
+python3 "$VPY" $S/chooser.h "$OUT/v/chooser.h" || exit 1
 cp $S/experiments/sk_cap/picks.c "$OUT/v/sk_cap/" && cp $S/experiments/menu_rings.h "$OUT/v/"
 nvcc -O2 -Icommon -I$S $S/experiments/sk_cap/picks.c -o "$OUT/tree" &&
   nvcc -O2 -I"$OUT/v" -Icommon -I$S "$OUT/v/sk_cap/picks.c" -o "$OUT/variant" || exit 1
