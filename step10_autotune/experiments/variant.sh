@@ -1,9 +1,10 @@
 # variant.sh — sourced (`. step10_autotune/experiments/variant.sh`) by the experiments
 # that build step 10's kernel.cu (or steps 08-09's) with a small patch (smaller_tile,
 # coop128, coop128x64, no_cluster, peer05_shape, shareb_all, coop_epilogue, m512_chain,
-# m512_order, fixed_cost, small_no_cluster, deeper_ring, decode, pair_alone; and step 06's late_coords).  An experiment's own patch is its own; the patch several of them share
+# m512_order, fixed_cost, small_no_cluster, deeper_ring, decode, pair_alone, padding_box, edge_box, shared_edge,
+# sk_scatter; and step 06's late_coords).  An experiment's own patch is its own; the patch several of them share
 # (clusters of one), building the copy, refusing to go on without a GPU,
-# checking it at odd shapes and timing runs round by round are written once, here.
+# checking it at odd shapes, timing runs round by round and summing the rounds up are written once, here.
 
 # variant_build NAME SRC BIN [NVCC_FLAG...]: compile SRC (the patched copy) into BIN with
 # the harness's objects (made into BIN's folder by make), and step 10 itself beside it
@@ -178,6 +179,21 @@ variant_rounds_summary() {
                      if ($i == "ratio") v = $(i + 1) }; k = sh " | " b; r[k] = r[k] " " v } END { for (k in r) print k ":" r[k] }' \
         "$1" | sort > "$2"
     cat "$2"
+}
+
+# variant_times_summary LOG: LOG's rounds (variant_rounds' lines) as one line per shape and run, "SHAPE | RUN: t t ...",
+# the step's time (ms) of each round in order, --no-cache left out of RUN; sorted by run, then by M.
+variant_times_summary() {
+    awk '/^r[0-9]/ { t = ""; for (i = 1; i <= NF; i++) if ($i == "ms" && t == "") t = $(i - 1)
+                     c = $0; sub(/^r[0-9]+ [^ ]+ /, "", c); sub(/ --no-cache/, "", c); sub(/:.*/, "", c)
+                     k = $2 " | " c; v[k] = v[k] " " t } END { for (k in v) print k ":" v[k] }' "$1" | sort -t'|' -k2,2 -k1,1n
+}
+
+# variant_ratios_summary LOG: LOG's rounds as one line per shape and binary (its folder, or its name when it
+# has none), "SHAPE BINARY: r r ...", the ratio to cuBLAS of each round in order; sorted by M, then N.
+variant_ratios_summary() {
+    awk '/^r[0-9]/ { r = ""; for (i = 1; i <= NF; i++) if ($i == "ratio") r = $(i + 1); b = $3; sub(/\/.*/, "", b); sub(/:$/, "", b)
+                     v[$2 " " b] = v[$2 " " b] " " r } END { for (k in v) print k ":" v[k] }' "$1" | sort -t x -k1,1n -k2,2n
 }
 
 # VARIANT_OWNER_LOOP: the stream-K owner's loop in step 10's fixup_add_partials since session 17 (its

@@ -27,36 +27,29 @@ HERE=$(dirname "$0")
 mkdir -p "$OUT"
 . "$HERE/../variant.sh"
 variant_need_gpu edge_box "$BUILD/step10_autotune"
-summary() {   # LOG: "shape run: times of the rounds"
-  awk '/^r[0-9]/ { t = ""; for (i = 1; i <= NF; i++) if ($i == "ms" && t == "") t = $(i - 1)
-                   c = $0; sub(/^r[0-9]+ [^ ]+ /, "", c); sub(/ --no-cache/, "", c); sub(/:.*/, "", c)
-                   k = $2 " | " c; v[k] = v[k] " " t } END { for (k in v) print k ":" v[k] }' "$1" | sort -t'|' -k2,2 -k1,1n
-}
 for part in "$@"; do echo "== $part $(date +%T)"; case $part in
 n_edge)
   variant_rotated_rounds "$OUT/n_edge.txt" 2 "$BUILD" "8192x136x4096 8192x160x4096 8192x192x4096 8192x224x4096 8192x248x4096 8192x256x4096" \
     "step10_autotune --no-cache --config 64x128 --mode dp" "step10_autotune --no-cache --config 128x128 --mode dp"
-  summary "$OUT/n_edge.txt" | tee "$OUT/n_edge_summary.txt" ;;
+  variant_times_summary "$OUT/n_edge.txt" | tee "$OUT/n_edge_summary.txt" ;;
 m_edge)
   variant_rotated_rounds "$OUT/m_edge.txt" 2 "$BUILD" "2184x4096x4096 2208x4096x4096 2240x4096x4096 2272x4096x4096 2304x4096x4096" \
     "step10_autotune --no-cache --config 128x256c --mode dp"
-  summary "$OUT/m_edge.txt" | tee "$OUT/m_edge_summary.txt" ;;
+  variant_times_summary "$OUT/m_edge.txt" | tee "$OUT/m_edge_summary.txt" ;;
 ab)
   variant_rotated_rounds "$OUT/ab.txt" 4 "$BUILD" "1024x1024x1024 512x4096x4096 4096x4096x4096" \
     "base/step10_autotune --no-cache" "pairs/step10_autotune --no-cache"
-  awk '/^r[0-9]/ { r = ""; for (i = 1; i <= NF; i++) if ($i == "ratio") r = $(i + 1); b = $3; sub(/\/.*/, "", b)
-                   v[$2 " " b] = v[$2 " " b] " " r } END { for (k in v) print k ":" v[k] }' "$OUT/ab.txt" | sort | tee "$OUT/ab_summary.txt" ;;
+  variant_ratios_summary "$OUT/ab.txt" | tee "$OUT/ab_summary.txt" ;;
 cut)
   variant_rotated_rounds "$OUT/cut.txt" 2 "$BUILD" "8192x136x4096 8192x160x4096 8192x192x4096 8192x224x4096 8192x256x4096" \
     "old/step10_autotune --no-cache --config 64x128 --mode dp" "step10_autotune --no-cache --config 64x128 --mode dp" \
     "old/step10_autotune --no-cache --config 128x128 --mode dp" "step10_autotune --no-cache --config 128x128 --mode dp"
-  summary "$OUT/cut.txt" | tee "$OUT/cut_summary.txt" ;;
+  variant_times_summary "$OUT/cut.txt" | tee "$OUT/cut_summary.txt" ;;
 picks)
   variant_rotated_rounds "$OUT/picks.txt" 2 "$BUILD" \
     "8192x160x5120 4096x192x4096 3000x100x4096 2048x432x4096 8192x408x2048 2048x534x5120 3072x355x1024" \
     "old/step10_autotune --no-cache" "step10_autotune --no-cache"
-  awk '/^r[0-9]/ { r = ""; for (i = 1; i <= NF; i++) if ($i == "ratio") r = $(i + 1); b = $3; sub(/\/.*/, "", b)
-                   v[$2 " " b] = v[$2 " " b] " " r } END { for (k in v) print k ":" v[k] }' "$OUT/picks.txt" | sort | tee "$OUT/picks_summary.txt" ;;
+  variant_ratios_summary "$OUT/picks.txt" | tee "$OUT/picks_summary.txt" ;;
 checks)
   variant_checks "$BUILD/step10_autotune" "$OUT/checks.txt" 64x64 64x128 128x128 128x192 128x256c
   variant_check_grid "$BUILD/step10_autotune" "$OUT/checks.txt" \

@@ -39,11 +39,6 @@ if [ "${PREBUILT:-0}" != 1 ]; then
 fi
 variant_need_gpu padding_box "$BUILD/pairs/step10_autotune"
 variant_gpu_info "$BUILD" "$OUT"
-summary() {   # LOG: "shape run: times of the rounds"
-  awk '/^r[0-9]/ { t = ""; for (i = 1; i <= NF; i++) if ($i == "ms" && t == "") t = $(i - 1)
-                   c = $0; sub(/^r[0-9]+ [^ ]+ /, "", c); sub(/ --no-cache/, "", c); sub(/:.*/, "", c)
-                   k = $2 " | " c; v[k] = v[k] " " t } END { for (k in v) print k ":" v[k] }' "$1" | sort
-}
 for part in "$@"; do echo "== $part $(date +%T)"; case $part in
 checks)
   variant_checks "$BUILD/pairs/step10_autotune" "$OUT/checks.txt" 64x128 128x128 128x192 128x256c
@@ -55,14 +50,14 @@ padding)
     "base/step10_autotune --no-cache --config 64x128 --mode dp" "pairs/step10_autotune --no-cache --config 64x128 --mode dp" \
     "base/step10_autotune --no-cache --config 128x128 --mode dp" "pairs/step10_autotune --no-cache --config 128x128 --mode dp"
   variant_rotated_rounds "$OUT/padding.txt" 3 "$BUILD" "8192x14336x4096" "base/step10_autotune --no-cache" "step10_autotune --no-cache"
-  summary "$OUT/padding.txt" | tee "$OUT/padding_summary.txt" ;;
+  variant_times_summary "$OUT/padding.txt" | tee "$OUT/padding_summary.txt" ;;
 threshold)
   variant_rotated_rounds "$OUT/threshold.txt" 2 "$BUILD" "8192x128x4096 8192x384x4096 8192x640x4096 8192x896x4096 8192x1152x4096 16384x640x2048" \
     "pairs/step10_autotune --no-cache --config 64x128 --mode dp" "a99/step10_autotune --no-cache --config 64x128 --mode dp" \
     "pairs/step10_autotune --no-cache --config 128x128 --mode dp" "a99/step10_autotune --no-cache --config 128x128 --mode dp"
   variant_rotated_rounds "$OUT/threshold.txt" 2 "$BUILD" "8192x192x4096 8192x576x4096 8192x960x4096 8192x1344x4096" \
     "pairs/step10_autotune --no-cache --config 128x192 --mode dp" "a99/step10_autotune --no-cache --config 128x192 --mode dp"
-  summary "$OUT/threshold.txt" | tee "$OUT/threshold_summary.txt" ;;
+  variant_times_summary "$OUT/threshold.txt" | tee "$OUT/threshold_summary.txt" ;;
 ncu)
   command -v ncu > /dev/null 2>&1 || { echo "no ncu"; continue; }
   M=gpu__time_duration.sum,sm__cycles_active.avg,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,lts__t_sectors_op_read.sum,lts__t_sector_op_read_hit_rate.pct,launch__grid_size,launch__cluster_dim_x

@@ -33,49 +33,40 @@ HERE=$(dirname "$0")
 mkdir -p "$OUT"
 . "$HERE/../variant.sh"
 variant_need_gpu shared_edge "$BUILD/step10_autotune"
-time_summary() {   # LOG: "shape run: times of the rounds"
-  awk '/^r[0-9]/ { t = ""; for (i = 1; i <= NF; i++) if ($i == "ms" && t == "") t = $(i - 1)
-                   c = $0; sub(/^r[0-9]+ [^ ]+ /, "", c); sub(/ --no-cache/, "", c); sub(/:.*/, "", c)
-                   k = $2 " | " c; v[k] = v[k] " " t } END { for (k in v) print k ":" v[k] }' "$1" | sort -t'|' -k2,2 -k1,1n
-}
-ratios() {   # LOG: "shape binary: ratios of the rounds"
-  awk '/^r[0-9]/ { r = ""; for (i = 1; i <= NF; i++) if ($i == "ratio") r = $(i + 1); b = $3; sub(/\/.*/, "", b); sub(/:$/, "", b)
-                   v[$2 " " b] = v[$2 " " b] " " r } END { for (k in v) print k ":" v[k] }' "$1" | sort -t x -k1,1n -k2,2n
-}
 for part in "$@"; do echo "== $part $(date +%T)"; case $part in
 m_small)
   variant_rotated_rounds "$OUT/m_small.txt" 2 "$BUILD" "136x8192x4096 160x8192x4096 192x8192x4096 256x8192x4096" \
     "old/step10_autotune --no-cache --config 64x128 --mode dp" "step10_autotune --no-cache --config 64x128 --mode dp" \
     "old/step10_autotune --no-cache --config 128x128 --mode dp" "step10_autotune --no-cache --config 128x128 --mode dp"
-  time_summary "$OUT/m_small.txt" | tee "$OUT/m_small_summary.txt" ;;
+  variant_times_summary "$OUT/m_small.txt" | tee "$OUT/m_small_summary.txt" ;;
 m_mid)
   variant_rotated_rounds "$OUT/m_mid.txt" 2 "$BUILD" "1024x4096x4096 1032x4096x4096 1056x4096x4096 1072x4096x4096 1088x4096x4096 1120x4096x4096 1152x4096x4096" \
     "old/step10_autotune --no-cache --config 64x128 --mode dp" "step10_autotune --no-cache --config 64x128 --mode dp" \
     "old/step10_autotune --no-cache --config 128x128 --mode dp" "step10_autotune --no-cache --config 128x128 --mode dp"
-  time_summary "$OUT/m_mid.txt" | tee "$OUT/m_mid_summary.txt" ;;
+  variant_times_summary "$OUT/m_mid.txt" | tee "$OUT/m_mid_summary.txt" ;;
 m_by_n)
   variant_rotated_rounds "$OUT/m_by_n.txt" 2 "$BUILD" "192x4096x4096 200x4096x4096 256x4096x4096 192x8192x4096 200x8192x4096 256x8192x4096" \
     "old/step10_autotune --no-cache --config 64x128 --mode dp" "step10_autotune --no-cache --config 64x128 --mode dp"
   variant_rotated_rounds "$OUT/m_by_n.txt" 2 "$BUILD" "256x4096x4096 300x4096x4096 384x4096x4096 256x8192x4096 300x8192x4096 384x8192x4096" \
     "old/step10_autotune --no-cache --config 128x128 --mode dp" "step10_autotune --no-cache --config 128x128 --mode dp"
-  time_summary "$OUT/m_by_n.txt" | tee "$OUT/m_by_n_summary.txt" ;;
+  variant_times_summary "$OUT/m_by_n.txt" | tee "$OUT/m_by_n_summary.txt" ;;
 n_coop)
   variant_rotated_rounds "$OUT/n_coop.txt" 2 "$BUILD" "4096x4104x4096 4096x4224x4096 4096x4280x4096 4096x4352x4096" \
     "old/step10_autotune --no-cache --config 128x256c --mode dp" "step10_autotune --no-cache --config 128x256c --mode dp"
-  time_summary "$OUT/n_coop.txt" | tee "$OUT/n_coop_summary.txt" ;;
+  variant_times_summary "$OUT/n_coop.txt" | tee "$OUT/n_coop_summary.txt" ;;
 picks)
   variant_rotated_rounds "$OUT/picks.txt" 3 "$BUILD" \
     "136x4096x4096 200x4096x4096 300x4096x4096 520x4096x4096 600x8192x2048 999x2048x4096 1032x4096x4096 1100x1600x2048 1500x1500x1500 2100x7168x4096 3001x4096x2048 3000x3000x3000 4000x3000x4168 4000x4096x4096" \
     "old/step10_autotune --no-cache" "step10_autotune --no-cache"
-  ratios "$OUT/picks.txt" | tee "$OUT/picks_summary.txt" ;;
+  variant_ratios_summary "$OUT/picks.txt" | tee "$OUT/picks_summary.txt" ;;
 level)
   variant_rotated_rounds "$OUT/level.txt" 4 "$BUILD" "512x512x512 1024x1024x1024 4096x4096x4096" \
     "old/step10_autotune --no-cache" "step10_autotune --no-cache"
-  ratios "$OUT/level.txt" | tee "$OUT/level_summary.txt" ;;
+  variant_ratios_summary "$OUT/level.txt" | tee "$OUT/level_summary.txt" ;;
 picks2)
   variant_rotated_rounds "$OUT/picks2.txt" 2 "$BUILD" "$(grep -v '^#' "$HERE/tune_shapes.txt" | tr '\n' ' ')" \
     "old/step10_autotune --no-cache" "step10_autotune --no-cache"
-  ratios "$OUT/picks2.txt" | tee "$OUT/picks2_summary.txt" ;;
+  variant_ratios_summary "$OUT/picks2.txt" | tee "$OUT/picks2_summary.txt" ;;
 tune)
   for sh in $(grep -v '^#' "$HERE/tune_shapes.txt"); do variant_tune "$BUILD/step10_autotune" "$OUT/tune.txt" "$sh"; done
   grep -h "^==\|^tune: [0-9]\|configuration:" "$OUT/tune.txt" | cut -c1-120 ;;
