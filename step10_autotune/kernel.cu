@@ -402,10 +402,9 @@ static __device__ __forceinline__ void producer_load_tile(const kernel_params *P
      * load.  Only the kernels that cut boxes test for any of this (the second copy, A_CUT = 1:
      * MENU_CONFIG): in the first copy, which the shapes with every box whole run, the tests read 1.2%
      * slower at 1024^3 (session 24); there the maps and the count below are constants. */
-    const int cuts = pc->cuts;
-    const int pad = cuts && CLUSTER_SIZE == 2 && !cluster_unit_stores(&P->sched, u);
-    const int edge = cuts && (SHARE_B ? u->tile_m == P->sched.tiles_m - 1 : u->tile_n == P->sched.tiles_n - 1);
-    const int shared_edge = cuts && (SHARE_B ? u->tile_n == P->sched.tiles_n - 1 : u->tile_m == P->sched.tiles_m - 1);
+    const int pad = pc->cuts && CLUSTER_SIZE == 2 && !cluster_unit_stores(&P->sched, u);
+    const int edge = pc->cuts && (SHARE_B ? u->tile_m == P->sched.tiles_m - 1 : u->tile_n == P->sched.tiles_n - 1);
+    const int shared_edge = pc->cuts && (SHARE_B ? u->tile_n == P->sched.tiles_n - 1 : u->tile_m == P->sched.tiles_m - 1);
     const CUtensorMap *own = pad ? NULL : edge ? &P->map_edge : SHARE_B ? &P->map_a : &P->map_b;
     const CUtensorMap *shared = !shared_edge || pc->rank < P->shared_edge_rank ? (SHARE_B ? &P->map_b : &P->map_a)
                                 : pc->rank == P->shared_edge_rank ? &P->map_shared_edge : NULL;
