@@ -268,7 +268,8 @@ static const char *const sk_auto_cases[] = {
     "--m 1100 --n 1600 --k 2048",           /* step 10: odd counts past chooser_cluster's 7, so pairs with a
                                                padding CTA that loads no box of its own: 13 tiles across N
                                                at BN 128, 9 at 192, 9 along M for 128x256c, each last one
-                                               partial (map_edge's box); the lean kernel's second copy */
+                                               partial (map_edge's box), and the last tile row's shared A
+                                               cut too (map_shared_edge); the lean kernel's second copy */
 };
 #define NUM_SK_AUTO_CASES (int)(sizeof sk_auto_cases / sizeof sk_auto_cases[0])
 
