@@ -74,21 +74,12 @@ typedef struct {
     double kt_us, t_mma_us, t_dram_us, t_us;   /* k-tile time; mainloop; DRAM floor; total */
 } chooser_estimate;
 
-/* Rows of A and B one CTA loads per k-tile, on average over its cluster.  Where M fits in the rows of A
- * that rank 0 loads (a CTA alone, 64x64: 64; a pair: its half), rank 0 asks TMA for M's rows rounded up to
- * 8 and a pair's rank 1 for none (kernel.cu's config_prepare: 64x64 since c36827a, pairs since session 20).
- * Judged on lists drawn before their runs (NOTES.md, "Session 20"): 64x64's rows counted as 64 had the
- * model pick 64x128 at 16 shapes of experiments/box_rows_shapes.txt, within 3% of the best at none of them
- * (64x64 at all 16); with the pairs cut too, the pairs counted whole had it pick 64x64 at 16 shapes of
- * pair_rows_shapes.txt, within 3% at 12 (64x128 at all 16).
- * Since session 22 a CTA alone cut B's box to N the same way (since session 24 every last tile column's own box
- * stops at the edge: kernel.cu's map_edge), and the model counts B whole: counting the cut
- * moved 11 picks of the 4032-shape grid (M >> N) from 64x64/dp to 64x64/sk_l2, and on experiments/b_cut_shapes.txt,
- * drawn before its run, the moved picks were within 3% of the best at 2 of 6, the picks they moved from at 6 of 6
- * (NOTES.md, "Session 22": the model credits dp's ring of 13 only with its first k-tiles, and B's bytes had
- * made up for it).  Since session 25 the last tile row's shared box stops at M too (map_shared_edge) wherever
- * that row is partial; the model counts it cut only where M fits in one row's half, as above (the model's pick
- * at experiments/shared_edge/tune_shapes.txt: within 3% of the best at 10 of 12, NOTES.md "Session 25"). */
+/* Rows of A and B one CTA loads per k-tile, on average over its cluster.  The kernel cuts every box at the
+ * matrix's edges (kernel.cu's config_prepare); the model counts one cut only: where M fits in the rows of A
+ * rank 0 loads (a CTA alone: 64; a pair: its half), M's rows rounded up to 8, and none for a pair's rank 1.
+ * Counted whole, 64x64's A had the model pick 64x128 at 16 shapes drawn before their run, within 3% of the
+ * best at none of them.  Counting the other cuts (B's last tile column, A's partial last row) made smaller
+ * tiles look cheaper than they ran, on lists drawn before their runs (NOTES.md, sessions 20, 22 and 25). */
 SCHED_FN double chooser_box_rows(const chooser_config *c, int M)
 {
     if (c->tile_wgs == 1 && M <= c->bm / c->cluster) return (M + 7) / 8 * 8 / (double)c->cluster + c->bn;   /* A cut to M; B */
@@ -97,12 +88,10 @@ SCHED_FN double chooser_box_rows(const chooser_config *c, int M)
 
 /* The ring a candidate's launch uses (kernel.cu's step_prepare takes it from here): the slots its
  * configuration fits (c->stages: 13 for 64x64, at most 8 for the others), but past 8 only for whole tiles
- * and only as deep as the k-tiles its busiest CTA runs.  A deeper ring feeds a streaming CTA faster (bytes
- * in flight over the round trip: decode/feed_load.sh), and at 13 slots 64x64/dp gained up to 17% where few
- * CTAs stream B (decode/ring_cut.sh, NOTES.md "Session 22").  But slots never filled still cost (512^3, 8
- * k-tiles a CTA: 2% slower at 13), and units streaming scattered k-ranges lost up to 10% (64x64/sk_cap,
- * "Session 19").  --stages forces every launch's ring, the model still prices this one: they differ only
- * where a forced ring past 8 meets a plan that streams. */
+ * and only as deep as the k-tiles its busiest CTA runs.  A deeper ring keeps more bytes in flight for a CTA
+ * streaming B (64x64/dp: up to 17% faster at 13 slots), but slots never filled still cost (512^3: 2% slower
+ * at 13) and streamed k-ranges lost up to 10% (NOTES.md, sessions 19 and 22).  --stages forces every
+ * launch's ring; the model still prices this one. */
 SCHED_FN int chooser_ring(const chooser_config *c, const chooser_estimate *e)
 {
     const long long deep = e->plan.sk_tiles ? 8 : e->busiest_kt > 8 ? e->busiest_kt : 8;
@@ -111,13 +100,9 @@ SCHED_FN int chooser_ring(const chooser_config *c, const chooser_estimate *e)
 
 /* A pair along N goes alone where N leaves it an odd number of tiles, at most CHOOSER_ALONE_TILES_N: the last
  * pair's second CTA would walk a padding tile (computed, not stored; common/cluster_schedule.h), at one tile
- * across N half the pair's CTAs.  Measured on the H200 at M >> N (experiments/pair_alone, NOTES.md "Session
- * 23"): alone, every pair tile and plan was faster or level at one, three, five and seven tiles across N
- * (8192 x 96 x 4096: 0.59 -> 0.98 of cuBLAS; 8192 x 896 x 4096, 128x128/dp: 0.83 -> 1.00); at two the pair's
- * shared A was ahead (4096 x 256 x 7168, 128x128/sk_l2: 1.06 against 0.92).  Past seven the padding is under
- * an eighth of the pair's CTAs, and 4096^3 lost 2.5% alone (experiments/no_cluster): a pair.  Since session 24
- * a padding CTA loads no B box, and alone still won or tied at one to seven (by 0-16%), the pair won at nine
- * (64x128/dp 8192 x 1152 x 4096: 141 against 159 us; experiments/padding_box). */
+ * across N half the pair's CTAs.  Alone, every pingpong tile was faster or level at one to seven tiles across
+ * N (8192 x 96 x 4096: 0.59 -> 0.98 of cuBLAS); at two tiles and at nine the pair was ahead, and past seven
+ * the padding is under an eighth of its CTAs (NOTES.md, sessions 23 and 24: experiments/pair_alone, padding_box). */
 #ifndef CHOOSER_ALONE_TILES_N
 #define CHOOSER_ALONE_TILES_N 7
 #endif
@@ -140,8 +125,7 @@ SCHED_FN double chooser_dram_us(int M, int N, int K, const chooser_config *c, co
     const double cols = busy / (tm < 8 ? tm : 8) * c->cluster * c->bn;
     const double wave_bytes = ((rows < M ? rows : M) + (cols < N ? cols : N)) * K * 2.0;   /* no padding */
     const double ab = 2.0 * ((double)M + N) * K;
-    /* past the L2, every wave reads its own panels; each byte at least once (session 19: it had been A and B
-     * once PLUS every wave after the first, which counted B twice where the waves split it: 64 x 128256 x 4096) */
+    /* past the L2, every wave reads its own panels; and every byte at least once */
     const double reads = wave_bytes > d->l2_bytes && waves > 1 && wave_bytes * waves > ab ? wave_bytes * waves : ab;
     return (reads + 2.0 * M * (double)N) / (d->dram_gbs * 1e3);
 }

@@ -230,11 +230,9 @@ typedef struct {
     CUtensorMap map_a, map_b, map_d;   /* map_d: zeros unless use_tma_store */
     __nv_bfloat16 *D;                  /* for the masked stores when N % 8 != 0 */
     int M, N, k_tiles, stages;         /* k_tiles = ceil(K / BK): the last may be partial */
-    /* Beside `stages`, which every thread reads first, not at the struct's end in a constant line
-     * nothing else reads: the producer reads these before each tile's loads.  Against the kernel
-     * before (the pair's count an immediate), 1024^3 read 1.4% behind with them at the end and 0.8%
-     * here (medians of 3, one call each, session 20).  Since session 21 only the kernels that cut
-     * boxes read them: the A_CUT = 1 copies (MENU_CONFIG). */
+    /* Beside `stages`, which every thread reads first: the producer reads these before each tile's
+     * loads, and in a line nothing else reads, at the struct's end, 1024^3 ran 0.6% slower (NOTES.md,
+     * session 20).  Only the kernels that cut boxes read them (A_CUT = 1: MENU_CONFIG). */
     uint32_t shared_edge_rank;         /* in the last tile row (cooperative: column), the rank whose half of the
                                           shared box map_shared_edge cuts: ranks before it load theirs whole,
                                           ranks after it none (config_prepare) */
@@ -391,17 +389,14 @@ static __device__ __forceinline__ void producer_load_tile(const kernel_params *P
 {
     const smem_ring *sm = pc->sm;
     pipeline_state *write_state = &pc->write_state;
-    /* A pair's padding tile (past N's last tile at an odd count; the cooperative pair's, past M's): the box
-     * that is ours alone would be all zero fill, and TMA serves that slower than a load (a pair at 5 tiles
-     * across N took 1.5x the time of one at 6, NOTES.md "Session 24").  It skips that box and expects the
-     * partner's share only; its MMAs read the slot's old bytes, and nothing it computes is stored. */
-    /* Boxes stop at the matrix's edge (config_prepare: rows past it cost more than real ones): the last
-     * tile column's box of B, ours alone, through map_edge; the last tile row's shared A, through
-     * map_shared_edge for the half the edge cuts, and not at all for a half wholly past it.  (The
-     * cooperative pair: A, ours, in the last row; the shared B in the last column.)  A null map: no
-     * load.  Only the kernels that cut boxes test for any of this (the second copy, A_CUT = 1:
-     * MENU_CONFIG): in the first copy, which the shapes with every box whole run, the tests read 1.2%
-     * slower at 1024^3 (session 24); there the maps and the count below are constants. */
+    /* Boxes stop at the matrix's edge (encode_edge_box says why): the last tile column's box of B, ours
+     * alone, through map_edge; the last tile row's shared A through map_shared_edge for the half the edge
+     * cuts, and not at all for a half wholly past it.  (The cooperative pair: A, ours, in the last row; the
+     * shared B in the last column.)  A pair's padding tile (past the last tile at an odd count) loads no
+     * box of its own, all zero fill, which TMA serves slower than a load: it expects the partner's share
+     * only, its MMAs read the slot's old bytes, and nothing it computes is stored.  A null map: no load.
+     * Only the copies that cut boxes test for this (A_CUT = 1: MENU_CONFIG); in the other the maps and the
+     * count below are constants (the tests cost 1.2% at 1024^3, NOTES.md "Session 24"). */
     const int pad = pc->cuts && CLUSTER_SIZE == 2 && !cluster_unit_stores(&P->sched, u);
     const int edge = pc->cuts && (SHARE_B ? u->tile_m == P->sched.tiles_m - 1 : u->tile_n == P->sched.tiles_n - 1);
     const int shared_edge = pc->cuts && (SHARE_B ? u->tile_n == P->sched.tiles_n - 1 : u->tile_m == P->sched.tiles_m - 1);
@@ -870,15 +865,13 @@ typedef struct {
                                                       [2] the tile alone; [0] and [1] launch alike */
 } menu_config;
 
-/* A_CUT: every configuration's kernels come twice: every box whole (M and N whole numbers of tiles,
- * an even count: most of the bench's shapes) and boxes cut (the edges, a padding CTA's none).  One lean
- * kernel with a second producer loop for a cut A read 0.5% slower at 1024^3 (H200, session 21): 176 more
- * instructions; the edge and padding tests, 1.2% (session 24).
+/* A_CUT: every configuration's kernels come twice: every box whole (M and N whole numbers of tiles, an
+ * even count: most of the bench's shapes) and boxes cut (the edges, a padding CTA's none), since the
+ * tests cost 1.2% at 1024^3 (NOTES.md, "Session 24").
  * CLUSTER: 64 x 64 runs alone: where it wins (few tiles) the pair's start-up barrier costs more than
  * the A rows it would share save (512^3: 2-3%, NOTES.md "Session 15").  [2]: a pingpong pair (along N)
- * also comes alone, for where its partner would compute only padding (chooser_cluster), with the tests
- * (it runs where N is a few tiles); for 64x64 and the cooperative pair (along M, never sent alone) [2]
- * is [1]. */
+ * also comes alone, with the tests, for where its partner would compute only padding (chooser_cluster);
+ * for 64x64 and the cooperative pair (along M, never sent alone) [2] is [1]. */
 #define MENU_CONFIG(NAME, WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, KT_US)                                \
     {{NAME, 64 * WG_M_BLOCKS * TILE_WGS, BN, KT_US, TILE_WGS},                                      \
      {&LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, 0>, &LAUNCH<WG_M_BLOCKS, BN, TILE_WGS, CLUSTER, 1>, \
@@ -923,19 +916,14 @@ static void stream_k_plan_print(const step_plan *p)
 }
 
 /* Boxes stop at the matrix's edge.  Rows past M (N) cost TMA time though they bring zeros, more
- * than real rows: 64x64 at 8 x 8192 x 28672 read 56% of DRAM's peak, 0.65 of cuBLAS, and 1.03 with
- * A's box cut to M (NOTES.md "Session 19"; a pair's A where M fits in rank 0's half since session
- * 20); a pair forced at 8192 x N x 4096 took 43.7 us at N = 136 and 28.1 at N = 256, for less work
- * (128x128/dp; 64x128/dp 67.4 and 32.0: experiments/edge_box, NOTES.md "Session 24").  So the last
- * tile column's own box (B; the cooperative pair's own box is A, in its last tile row) asks for the
- * edge's rows rounded up to a swizzle atom (8), through a second map, and in the last tile row the
- * shared box (A; the cooperative's B, in its last column) the same through a third: the rank whose
- * half the edge cuts loads those rows, a rank whose half lies wholly past it loads none (since
- * session 25; before it, only where M fitted in rank 0's half).  Each CTA still receives every
- * rank's share through the multicast.  The slot's rows past the edge keep old bytes; the MMAs make
- * accumulator rows past M (columns past N) from them, and no store writes those.  Since session 22
- * a CTA alone had cut B where N fits one tile (M >> N with N <= 32: the model's pick 0.67-0.89 of
- * cuBLAS -> 0.86-1.42); the model counts B whole (chooser_box_rows).
+ * than real rows: a pair forced at 8192 x N x 4096 took 43.7 us at N = 136 and 28.1 at N = 256, for
+ * less work (128x128/dp: experiments/edge_box; NOTES.md, sessions 19-25).  So the last tile column's
+ * own box (B; the cooperative pair's own box is A, in its last tile row) asks for the edge's rows
+ * rounded up to a swizzle atom (8), through a second map, and in the last tile row the shared box (A;
+ * the cooperative's B, in its last column) the same through a third: the rank whose half the edge
+ * cuts loads those rows, a rank whose half lies wholly past it loads none.  Each CTA still receives
+ * every rank's share through the multicast.  The slot's rows past the edge keep old bytes; the MMAs
+ * make accumulator rows past M (columns past N) from them, and no store writes those.
  * This function: a box of `rows` rows (of `extent`, K long) for the tile at the edge, its map and its bytes. */
 static uint32_t encode_edge_box(CUtensorMap *map, const void *t, int extent, int k, int rows, const char *what)
 {
