@@ -194,10 +194,9 @@ SCHED_FN chooser_estimate chooser_estimate_of(int M, int N, int K, const chooser
 }
 
 /* sk_cap is a candidate where every tile streams anyway (fewer tiles than units), A and B fit in half the L2 (its
- * units read every k-offset at once, and an SM's lines may be held in both halves of the L2), and for the tile that
- * runs alone, 64x64.  64x128/sk_cap ran over this model's time by more than 1 us at 19 of 39 shapes, up to 13 us (in
- * clusters of one it read the same: the tile's streamed k loop, the gap session 16 left open); 64x64/sk_cap at 3 of
- * 35, up to 2.6 us (NOTES.md, "Session 18"). */
+ * units read every k-offset at once, and an SM's lines may be held in both halves of the L2), and for 64x64 only:
+ * 64x128/sk_cap ran over this model's time by more than 1 us at 19 of 39 shapes, up to 13 us, 64x64/sk_cap at 3
+ * of 35 (NOTES.md, "Session 18"). */
 SCHED_FN int chooser_cap_offered(int M, int N, int K, const chooser_estimate *e, const chooser_config *c,
                                  const chooser_device *d)
 {
