@@ -5,6 +5,8 @@
 # grid of 352 shapes (M 256-6144, N 1024-14336, K 1024-8192); left out: the bench's, fit, held-out and every
 # experiments/*_shapes.txt and tune_shapes.txt shape, and predictions past 3 ms.  Prints the moved picks
 # (OUT/moved.txt) and, drawn with Python's random.seed(25), 10 moved and 2 unmoved shapes (OUT/list.txt).
+# DRAW_SEED (default 25) and DRAW_EXCLUDE (more lists whose shapes to leave out) are for a later variant's own
+# list; the defaults draw session 25's variant_shapes.txt again.
 set -u
 OUT=${1:?usage: draw.sh OUT [VARIANT_PY]}
 S=step10_autotune; D=$S/experiments/sk_scatter; VPY=${2:-$D/variant.py}
@@ -18,8 +20,8 @@ for m in 256 384 512 768 1024 1536 2048 2100 3000 4096 6144; do for n in 1024 20
 "$OUT/tree" 132 62914560 4814.3 < "$OUT/grid.txt" | awk 'NF >= 10 { print $1, $2, $3, $9, $10 }' > "$OUT/tree.txt"
 "$OUT/variant" 132 62914560 4814.3 < "$OUT/grid.txt" | awk 'NF >= 10 { print $1, $2, $3, $9, $10 }' > "$OUT/variant.txt"
 grep -hv '^#' $S/experiments/fixup_writers/logs/final/bench_shapes.txt $S/chooser_fit.txt $S/heldout_shapes.txt \
-  $S/experiments/*_shapes.txt $S/experiments/shared_edge/tune_shapes.txt | tr x ' ' | awk 'NF >= 3 { print $1, $2, $3 }' > "$OUT/earlier.txt"
-python3 - "$OUT" <<'PY'
+  $S/experiments/*_shapes.txt $S/experiments/shared_edge/tune_shapes.txt ${DRAW_EXCLUDE:-} | tr x ' ' | awk 'NF >= 3 { print $1, $2, $3 }' > "$OUT/earlier.txt"
+python3 - "$OUT" "${DRAW_SEED:-25}" <<'PY'
 import random, sys
 o = sys.argv[1]
 rd = lambda p: {tuple(map(int, l.split()[:3])): (l.split()[3], float(l.split()[4])) for l in open(p) if len(l.split()) >= 5}
@@ -30,10 +32,11 @@ moved = sorted(s for s in tree if s in var and ok(s) and tree[s][0] != var[s][0]
 unmoved = sorted(s for s in tree if s in var and ok(s) and tree[s][0] == var[s][0])
 with open(o + "/moved.txt", "w") as f:
     for s in moved: f.write("%d %d %d  %s -> %s\n" % (s + (tree[s][0], var[s][0])))
-random.seed(25)
+seed = int(sys.argv[2])
+random.seed(seed)
 a = sorted(random.sample(moved, min(10, len(moved)))); b = sorted(random.sample(unmoved, 2))
 with open(o + "/list.txt", "w") as f:
-    f.write("# drawn by sk_scatter/draw.sh (random.seed(25)): %d of %d grid shapes moved\n" % (len(moved), len(tree)))
+    f.write("# drawn by sk_scatter/draw.sh (random.seed(%d)): %d of %d grid shapes moved\n" % (seed, len(moved), len(tree)))
     for s in a: f.write("%dx%dx%d\t# moved: %s -> %s\n" % (s + (tree[s][0], var[s][0])))
     for s in b: f.write("%dx%dx%d\t# unmoved: %s\n" % (s + (tree[s][0],)))
 print(open(o + "/list.txt").read(), end="")
