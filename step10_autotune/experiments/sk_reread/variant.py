@@ -13,7 +13,10 @@ fn = "SCHED_FN chooser_estimate chooser_estimate_with("
 if s.count(old) != 1 or s.count(fn) != 1:
     sys.exit("sk_reread/variant.py: chooser.h changed; the patch no longer applies (%r)" % (old if s.count(old) != 1 else fn))
 s = s.replace(old, old + "    e.t_dram_us += chooser_sk_reread_bytes(M, N, K, c, &e.plan, d) / (d->dram_gbs * 1e3);   /* experiment */\n")
-s = s.replace(fn, """SCHED_FN double chooser_sk_reread_bytes(int M, int N, int K, const chooser_config *c, const sk_plan *p,
+s = s.replace(fn, """#ifndef SK_REREAD_L2_SHARE
+#define SK_REREAD_L2_SHARE 1.0   /* experiment: the L2 share the streamed panels must fit in */
+#endif
+SCHED_FN double chooser_sk_reread_bytes(int M, int N, int K, const chooser_config *c, const sk_plan *p,
                                        const chooser_device *d)   /* experiment: sk_reread/variant.py */
 {
     if (!p->sk_tiles || p->sk_units < 1) return 0;
@@ -26,7 +29,7 @@ s = s.replace(fn, """SCHED_FN double chooser_sk_reread_bytes(int M, int N, int K
     const double whole = (coop ? (double)M : (double)N) * K * 2.0;
     double bytes = (double)((p->sk_tiles + g - 1) / g) * panel;
     bytes = bytes < whole ? bytes : whole;
-    return bytes > d->l2_bytes ? (copies - 1) * bytes : 0;
+    return bytes > d->l2_bytes * SK_REREAD_L2_SHARE ? (copies - 1) * bytes : 0;
 }
 
 """ + fn)
