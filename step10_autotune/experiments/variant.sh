@@ -2,7 +2,7 @@
 # that build step 10's kernel.cu (or steps 08-09's) with a small patch (smaller_tile,
 # coop128, coop128x64, no_cluster, peer05_shape, shareb_all, coop_epilogue, m512_chain,
 # m512_order, fixed_cost, small_no_cluster, deeper_ring, decode, pair_alone, padding_box, edge_box, shared_edge,
-# sk_scatter; and step 06's late_coords).  An experiment's own patch is its own; the patch several of them share
+# sk_scatter, sk_reread, coop128_alone, coop_launch; and step 06's late_coords).  An experiment's own patch is its own; the patch several of them share
 # (clusters of one), building the copy, refusing to go on without a GPU,
 # checking it at odd shapes, timing runs round by round and summing the rounds up are written once, here.
 
@@ -65,6 +65,17 @@ variant_pairs_alone() {
     grep -q 'experiment: every pair alone' "$1/$2/chooser.h" ||
         { echo "$2: chooser.h changed; the every-pair-alone patch no longer applies"; exit 1; }
     variant_build "$2" "$1/$2/kernel.cu" "$1/$2/step10_autotune" -diag-suppress=177   # tn unused
+}
+
+# variant_plain_launch BUILD NAME: step 10 built in BUILD/NAME with every launch plain, a streamed plan's
+# too (the tree launches those cooperatively): ncu cannot launch a cooperative cluster kernel (LaunchFailed,
+# session 26), and coop_launch/ times the attribute against this.  A plan's 132 CTAs are resident anyway
+# when nothing else runs.  sk_reread/run.sh and coop_launch/run.sh.
+variant_plain_launch() {
+    variant_patch_py "$1" "$2" <<'PY'
+edit("    gemm_launch(P->sk.plan.sk_tiles ? p->launch : P->use_tma_store ? p->lean : &whole, &o, p->grid, P, stream);",
+     "    gemm_launch(P->use_tma_store && !P->sk.plan.sk_tiles ? p->lean : &whole, &o, p->grid, P, stream);   /* experiment: no cooperative launch */")
+PY
 }
 
 # variant_need_gpu NAME BIN: exit 3, the contract's "no suitable GPU", once the build is done.

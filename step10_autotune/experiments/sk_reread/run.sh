@@ -10,10 +10,7 @@ BUILD=${1:?usage: run.sh BUILD OUT}; OUT=${2:?usage: run.sh BUILD OUT}
 HERE=$(dirname "$0")
 mkdir -p "$OUT"
 . "$HERE/../variant.sh"
-[ "${PREBUILT:-0}" = 1 ] || variant_patch_py "$BUILD" noncoop <<'PY'
-edit("    gemm_launch(P->sk.plan.sk_tiles ? p->launch : P->use_tma_store ? p->lean : &whole, &o, p->grid, P, stream);",
-     "    gemm_launch(P->use_tma_store && !P->sk.plan.sk_tiles ? p->lean : &whole, &o, p->grid, P, stream);   /* experiment: no cooperative launch (ncu) */")
-PY
+[ "${PREBUILT:-0}" = 1 ] || variant_plain_launch "$BUILD" noncoop
 variant_need_gpu sk_reread "$BUILD/noncoop/step10_autotune"
 command -v ncu > /dev/null 2>&1 || { echo "sk_reread: no ncu"; exit 3; }
 M=gpu__time_duration.sum,dram__bytes_read.sum,lts__t_sector_op_read_hit_rate.pct,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed
