@@ -3,7 +3,7 @@
 # coop128, coop128x64, no_cluster, peer05_shape, shareb_all, coop_epilogue, m512_chain,
 # m512_order, fixed_cost, small_no_cluster, deeper_ring, decode, pair_alone, padding_box, edge_box, shared_edge,
 # sk_scatter, sk_reread, coop128_alone, coop_launch; and step 06's late_coords).  An experiment's own patch is its own; the patch several of them share
-# (clusters of one), building the copy, refusing to go on without a GPU,
+# (clusters of one, plain launches), building the copy, refusing to go on without a GPU,
 # checking it at odd shapes, timing runs round by round and summing the rounds up are written once, here.
 
 # variant_build NAME SRC BIN [NVCC_FLAG...]: compile SRC (the patched copy) into BIN with
