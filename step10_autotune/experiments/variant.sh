@@ -183,6 +183,27 @@ variant_tune() {
     done
 }
 
+# variant_forced_rounds DIR LOG PAIRS: for each line "SHAPE CONFIG/PLAN" of the file PAIRS, 3 rotated rounds of
+# DIR/step10_autotune's own pick against that candidate forced (--config, --mode), appended to LOG; an sk_l2
+# candidate (auto's plan, which --mode cannot name) is skipped.  sk_reread's head_to_head.sh and misses_h2h.sh.
+variant_forced_rounds() {
+    local dir=$1 log=$2 sh cand c m   # local: dash and bash both have it
+    while read -r sh cand; do
+        c=${cand%/*}; m=${cand#*/}
+        [ "$m" = sk_l2 ] && { echo "$sh: $cand is not forceable: skipped"; continue; }
+        variant_rotated_rounds "$log" 3 "$dir" "$sh" "step10_autotune --no-cache" "step10_autotune --config $c --mode $m --no-cache"
+    done < "$3"
+}
+
+# variant_forced_medians LOG: per shape of variant_forced_rounds' LOG, "SHAPE MODEL_MS FORCED_MS", the medians of
+# the two runs' times.
+variant_forced_medians() {
+    variant_times_summary "$1" | awk -F'[|:]' '{ n = split($3, t, " ")
+        for (i = 2; i <= n; i++) for (j = i; j > 1 && t[j] + 0 < t[j - 1] + 0; j--) { x = t[j]; t[j] = t[j - 1]; t[j - 1] = x }
+        sh = $1; gsub(/ /, "", sh); if ($2 ~ /--config/) f[sh] = t[int((n + 1) / 2)]; else m[sh] = t[int((n + 1) / 2)] }
+        END { for (s in m) if (s in f) print s, m[s], f[s] }' | sort
+}
+
 # variant_rounds_summary LOG OUT: LOG's rounds (variant_rounds' lines) as one line per shape and run,
 # "SHAPE | RUN --config C --mode M:: ratio ratio ...", the rounds in order, sorted into OUT and printed.
 variant_rounds_summary() {

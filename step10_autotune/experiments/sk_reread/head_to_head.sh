@@ -17,17 +17,11 @@ grep -v '^#' "$LIST" | awk '{ print $1 }' | tr x ' ' > "$OUT/shapes.txt"
 join "$OUT/tree_picks.txt" "$OUT/variant_picks.txt" | awk '$2 != $3' > "$OUT/moved.txt"
 cat "$OUT/moved.txt"
 variant_need_gpu sk_reread "$BUILD/step10_autotune"
+awk '{ print $1, $3 }' "$OUT/moved.txt" > "$OUT/pairs.txt"
 : > "$OUT/rounds.txt"
-while read -r sh tree var; do
-  c=${var%/*}; m=${var#*/}
-  [ "$m" = sk_l2 ] && { echo "$sh: the variant's $var is not forceable: skipped"; continue; }
-  variant_rotated_rounds "$OUT/rounds.txt" 3 "$BUILD" "$sh" "step10_autotune --no-cache" "step10_autotune --config $c --mode $m --no-cache"
-done < "$OUT/moved.txt"
-variant_times_summary "$OUT/rounds.txt" > "$OUT/times.txt"
-# per shape: the medians of the two runs' times, the variant's over the tree's
-awk -F'[|:]' '{ n = split($3, t, " "); for (i = 2; i <= n; i++) for (j = i; j > 1 && t[j] + 0 < t[j - 1] + 0; j--) { x = t[j]; t[j] = t[j - 1]; t[j - 1] = x }
-               med = t[int((n + 1) / 2)]; sh = $1; gsub(/ /, "", sh)
-               if ($2 ~ /--config/) v[sh] = med; else tr[sh] = med }
-     END { for (s in tr) if (s in v) { r = v[s] / tr[s]; printf "%-18s tree %.4f  variant %.4f ms  variant/tree %.3f\n", s, tr[s], v[s], r; k++; sum += r; w += (r < 0.99); l += (r > 1.01) }
-           printf "variant/tree, mean %.3f over %d shapes; the variant faster by more than 1%% at %d, slower by more than 1%% at %d\n", sum / k, k, w, l }' \
-  "$OUT/times.txt" | sort | tee "$OUT/judge.txt"
+variant_forced_rounds "$BUILD" "$OUT/rounds.txt" "$OUT/pairs.txt"
+# per shape: the variant's median time over the tree's
+variant_forced_medians "$OUT/rounds.txt" | awk '{ r = $3 / $2; printf "%-18s tree %.4f  variant %.4f ms  variant/tree %.3f\n", $1, $2, $3, r
+                                                  k++; sum += r; w += (r < 0.99); l += (r > 1.01) }
+     END { printf "variant/tree, mean %.3f over %d shapes; the variant faster by more than 1%% at %d, slower by more than 1%% at %d\n", sum / k, k, w, l }' |
+  tee "$OUT/judge.txt"

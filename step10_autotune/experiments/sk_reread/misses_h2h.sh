@@ -12,17 +12,11 @@ mkdir -p "$OUT"
 cat "$@" | grep "tree [^ ]* *[0-9.]* (miss)" | awk '{ print $1, $3, $6 }' > "$OUT/misses.txt"
 cat "$OUT/misses.txt"
 variant_need_gpu sk_reread "$BUILD/step10_autotune"
+awk '{ print $1, $2 }' "$OUT/misses.txt" > "$OUT/pairs.txt"
 : > "$OUT/rounds.txt"
-while read -r sh best tree; do
-  c=${best%/*}; m=${best#*/}
-  [ "$m" = sk_l2 ] && { echo "$sh: the sweep's best $best is not forceable: skipped"; continue; }
-  variant_rotated_rounds "$OUT/rounds.txt" 3 "$BUILD" "$sh" "step10_autotune --no-cache" "step10_autotune --config $c --mode $m --no-cache"
-done < "$OUT/misses.txt"
-variant_times_summary "$OUT/rounds.txt" > "$OUT/times.txt"
-# per shape: the medians of the two runs' times, the model's pick over the sweep's best
-awk -F'[|:]' '{ n = split($3, t, " "); for (i = 2; i <= n; i++) for (j = i; j > 1 && t[j] + 0 < t[j - 1] + 0; j--) { x = t[j]; t[j] = t[j - 1]; t[j - 1] = x }
-               med = t[int((n + 1) / 2)]; sh = $1; gsub(/ /, "", sh)
-               if ($2 ~ /--config/) b[sh] = med; else m[sh] = med }
-     END { for (s in m) if (s in b) { r = m[s] / b[s]; printf "%-18s model %.4f  sweep best %.4f ms  model/best %.3f%s\n", s, m[s], b[s], r, (r > 1.03 ? "  (miss)" : ""); k++; ok += (r <= 1.03) }
-           printf "head to head, the model within 3%% of the sweep'\''s best at %d of %d of the sweep'\''s misses\n", ok, k }' \
-  "$OUT/times.txt" | sort | tee "$OUT/judge.txt"
+variant_forced_rounds "$BUILD" "$OUT/rounds.txt" "$OUT/pairs.txt"
+# per shape: the model's pick's median time over the sweep's best's
+variant_forced_medians "$OUT/rounds.txt" | awk '{ r = $2 / $3; printf "%-18s model %.4f  sweep best %.4f ms  model/best %.3f%s\n", $1, $2, $3, r, (r > 1.03 ? "  (miss)" : "")
+                                                  k++; ok += (r <= 1.03) }
+     END { printf "head to head, the model within 3%% of the sweep'\''s best at %d of %d of the sweep'\''s misses\n", ok, k }' |
+  tee "$OUT/judge.txt"
