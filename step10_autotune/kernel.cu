@@ -929,7 +929,7 @@ static uint32_t encode_edge_box(CUtensorMap *map, const void *t, int extent, int
 {
     const tma_2d_desc d = tma_2d_bf16_row_major(t, (uint64_t)extent, (uint64_t)k, rows, BK, TMA_SWIZZLE_128B);
     tma_encode_or_exit(map, &d, STEP_ID, what);
-    return (uint32_t)rows * BK * 2;
+    return tma_box_bytes_bf16(&d);
 }
 
 /* T cluster tiles of KT k-tiles on U co-resident clusters, the chooser's plan.  Whole
