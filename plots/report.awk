@@ -149,14 +149,24 @@ function stream_md(   s, c, o, best, b) {
     print "| step | stages | ms | GB/s | copy GB/s | ratio to copy |\n|---|---:|---:|---:|---:|---:|" > o
     printf "%s", rows > o; footer(o)
 }
-function gemm_row(c, o, lead, md, cf,   p) {   # one GEMM row, the CUTLASS counterpart's ratio beside it
-    p = find("cutlass", P(c, 2), P(c, 11), P(c, 3), P(c, 4), P(c, 5))
+function gemm_row(c, o, lead, md, cf,   p, pr) {   # one GEMM row, the CUTLASS counterpart's ratio beside it
+    p = find("cutlass", P(c, 2), P(c, 11), P(c, 3), P(c, 4), P(c, 5)); pr = p ? ratio(p) : "–"
+    if (!p && P(c, 14) != "") { p = best_peer(c); menu_row = 1; if (p) pr = "step " P(p, 2) "'s " ratio(p) }
     printf "| %s%s | %s%s%s | %s | %s | %s | %s | %s |\n", lead, shape(c), cf ? dash(P(c, 14)) " | " : "", md ? dash(P(c, 12)) " | " : "", P(c, 8), ms(med(c, 4)), num(med(c, 5), "%.1f"),
-           num(med(c, 8), "%.1f"), ratio(c), p ? ratio(p) : "–" > o
+           num(med(c, 8), "%.1f"), ratio(c), pr > o
     use(c); if (p) use(p)
 }
+# A step with a menu of configurations (step 10: its rows name one) has no CUTLASS counterpart: its goal
+# is the best of the earlier steps' counterparts, so its rows show that one, the highest median ratio at
+# the shape (the lower step on a tie), and whose it is.
+function best_peer(c,   s, q, best) {
+    best = 0
+    for (s = 1; s <= 99; s++) { q = find("cutlass", sprintf("%02d", s), 1, P(c, 3), P(c, 4), P(c, 5))
+        if (q && (!best || med(q, 3) > med(best, 3))) best = q }
+    return best
+}
 function gemm_md(   o, s, id, j, c, p, any) {
-    o = out "/gemm.md"; reset_use(); any = 0
+    o = out "/gemm.md"; reset_use(); any = 0; menu_row = 0
     for (s = 4; s <= 99; s++) for (j = 1; j <= ns; j++) {   # a step measured only as CUTLASS's: its row, "–" for the course
         id = sprintf("%02d", s); split(tshape[j], dd, "x"); c = find("course", id, 1, dd[1], dd[2], dd[3])
         p = c ? 0 : find("cutlass", id, 1, dd[1], dd[2], dd[3]); if (!c && !p) continue
@@ -167,7 +177,8 @@ function gemm_md(   o, s, id, j, c, p, any) {
     if (!any) return
     footer(o); close(o)
     hdr = stamp() " · bf16 in, fp32 accumulate, D = A·Bᵀ (TN) · each ratio: the median of the step's runs " \
-          "(each timed interleaved with cuBLAS), its range in brackets; CUTLASS: its counterpart of the step, same shapes, same bench"
+          "(each timed interleaved with cuBLAS), its range in brackets; CUTLASS: its counterpart of the step, same shapes, same bench" \
+          (menu_row ? " (step 10, which has none: the best counterpart at the shape, its step named, from the counterparts' newest runs)" : "")
     prepend(o, hdr)
 }
 function prepend(o, h,   l, body) { body = ""; while ((getline l < o) > 0) body = body l "\n"; close(o); printf "%s\n\n%s", h, body > o }
@@ -183,8 +194,10 @@ function step_md(s,   o, c, a, m, i, gemm, md, cf, ch) {
             printf "| %s | %s | %s | %s | %s | %s | %s |\n", P(c, 7), P(c, 8), ms(med(c, 4)), num(med(c, 6), "%.0f"),
                    num(med(c, 7), "%.0f"), ratio(c), num(med(c, 2), "%.0f") > o }
     } else {
-        print "The step's default configuration (each ratio: the median of its runs, range in brackets):\n" > o
-        print "| M×N×K | " (cf ? "config | " : "") (md ? "plan | " : "") "stages | ms | TFLOP/s | cuBLAS TFLOP/s | ratio to cuBLAS | CUTLASS's ratio |\n|---|" (cf ? "---|" : "") (md ? "---|" : "") "---:|---:|---:|---:|---:|---:|" > o
+        print "The step's default configuration (each ratio: the median of its runs, range in brackets" \
+              (cf ? "; the best CUTLASS peer: the highest of the earlier steps' CUTLASS counterparts at the shape, " \
+                    "its step named, from the counterparts' newest runs" : "") "):\n" > o
+        print "| M×N×K | " (cf ? "config | " : "") (md ? "plan | " : "") "stages | ms | TFLOP/s | cuBLAS TFLOP/s | ratio to cuBLAS | " (cf ? "best CUTLASS peer" : "CUTLASS's ratio") " |\n|---|" (cf ? "---|" : "") (md ? "---|" : "") "---:|---:|---:|---:|---:|---:|" > o
         for (i = 1; i <= m; i++) if (P(a[i], 11) == 1) gemm_row(a[i], o, "", md, cf)
         any = 0
         for (i = 1; i <= m; i++) { c = a[i]; if (P(c, 11) == 1) continue

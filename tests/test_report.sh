@@ -48,6 +48,11 @@
 #     pick; at least 0.95: 0.96, 1.00, 1.21 (3), at least 1.00: 2, of the 4
 #     shapes with K % 64 = 0, and 1 other.  step10.md: the config column, and
 #     who chose each other configuration (tune, forced, cache) by its plan.
+#     Its last column, the best CUTLASS peer (step 10 has no counterpart of its
+#     own), from the peers' rows of revision p1: 4096³ step 05's two runs 0.88
+#     and 0.90 (median 0.89), step 06's 0.96, step 08's 0.955 -> step 06's
+#     0.96; 512³ step 05's alone, 0.80; 2048³ steps 06 and 07 both 0.95, the
+#     tie to the lower step, 06; no peer at the other shapes: "–".
 #   revs.csv: the steps table and progression from one revision.  Revision a
 #     has step 01, 06 and 10 (0.80; 0.90 and 1.00; 0.95 and 1.01), b (newer)
 #     steps 06 and 10 at 4096³ and 8192³ but not 01, c (newest) step 10 at
