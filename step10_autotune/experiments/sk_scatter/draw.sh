@@ -2,11 +2,12 @@
 # sk_scatter/draw.sh OUT [VARIANT_PY]: the shapes to judge variant.py's chooser on (or VARIANT_PY's, another
 # experiment's patch of chooser.h, IN OUT as variant.py takes them), drawn before any run (session 25).  No GPU.
 # picks.c (sk_cap/) against the tree's chooser.h and against variant.py's, with the H200's numbers, over a
-# grid of 352 shapes (M 256-6144, N 1024-14336, K 1024-8192); left out: the bench's, fit, held-out and every
+# grid of 352 shapes (M 256-6144, N 1024-14336, K 1024-8192; DRAW_M, DRAW_N, DRAW_K another); left out: the bench's, fit, held-out and every
 # experiments/*_shapes.txt and tune_shapes.txt shape, and predictions past 3 ms.  Prints the moved picks
 # (OUT/moved.txt) and, drawn with Python's random.seed(25), 10 moved and 2 unmoved shapes (OUT/list.txt).
 # DRAW_SEED (default 25) and DRAW_EXCLUDE (more lists whose shapes to leave out) are for a later variant's own
-# list; the defaults draw session 25's variant_shapes.txt again.
+# list; DRAW_M, DRAW_N, DRAW_K another grid (session 27: the default grid's moved shapes were all in earlier
+# lists).  The defaults draw session 25's variant_shapes.txt again.
 set -u
 OUT=${1:?usage: draw.sh OUT [VARIANT_PY]}
 S=step10_autotune; D=$S/experiments/sk_scatter; VPY=${2:-$D/variant.py}
@@ -15,8 +16,9 @@ python3 "$VPY" $S/chooser.h "$OUT/v/chooser.h" || exit 1
 cp $S/experiments/sk_cap/picks.c "$OUT/v/sk_cap/" && cp $S/experiments/menu_rings.h "$OUT/v/"
 nvcc -O2 -Icommon -I$S $S/experiments/sk_cap/picks.c -o "$OUT/tree" &&
   nvcc -O2 -I"$OUT/v" -Icommon -I$S "$OUT/v/sk_cap/picks.c" -o "$OUT/variant" || exit 1
-for m in 256 384 512 768 1024 1536 2048 2100 3000 4096 6144; do for n in 1024 2048 3072 4096 6144 8192 11008 14336; do
-  for k in 1024 2048 4096 8192; do echo "$m $n $k"; done; done; done > "$OUT/grid.txt"
+for m in ${DRAW_M:-256 384 512 768 1024 1536 2048 2100 3000 4096 6144}; do
+  for n in ${DRAW_N:-1024 2048 3072 4096 6144 8192 11008 14336}; do
+    for k in ${DRAW_K:-1024 2048 4096 8192}; do echo "$m $n $k"; done; done; done > "$OUT/grid.txt"
 "$OUT/tree" 132 62914560 4814.3 < "$OUT/grid.txt" | awk 'NF >= 10 { print $1, $2, $3, $9, $10 }' > "$OUT/tree.txt"
 "$OUT/variant" 132 62914560 4814.3 < "$OUT/grid.txt" | awk 'NF >= 10 { print $1, $2, $3, $9, $10 }' > "$OUT/variant.txt"
 grep -hv '^#' $S/experiments/fixup_writers/logs/final/bench_shapes.txt $S/chooser_fit.txt $S/heldout_shapes.txt \
