@@ -5,7 +5,8 @@
  * The model, per candidate (configuration c, plan p), in us (its terms: NOTES.md, "The model"):
  *   t = T0 + max(mainloop = busiest x t_ktile x sk x power + exposed epilogues,  DRAM floor + 0.5 x mainloop)
  * where t_ktile is the slowest of the tensor cores, the L2's feed to all busy CTAs and (past the
- * first ring of k-tiles) one SM's own feed. */
+ * first ring of k-tiles) one SM's own feed; sk is textbook stream-K's price on its streamed share, and the
+ * DRAM floor counts a stream-K plan's re-reads. */
 #ifndef STEP10_CHOOSER_H
 #define STEP10_CHOOSER_H
 
@@ -23,7 +24,7 @@
 #define CHOOSER_T0_US 7.98             /* launch, pipeline fill, the last tile's epilogue */
 #define CHOOSER_L2_GBS 13201.0         /* L2 -> SM bandwidth, all SMs together, GB/s (x 1e3: bytes per us) */
 #define CHOOSER_MISALIGNED 1.876       /* L2 cost of a k-tile when K % 64 != 0 */
-#define CHOOSER_SK_SCATTER 1.067       /* textbook stream-K's k-tile, against a whole tile's */
+#define CHOOSER_SK_SCATTER 1.067       /* textbook stream-K's streamed k-tile, against a whole tile's */
 #define CHOOSER_POWER 0.193            /* k-tile time lost at the power cap ... */
 #define CHOOSER_POWER_GFLOP 265.5      /* ... reached at this many GFLOPs and above */
 /* Tensor-core time of one k-tile (BM x BN x 64) per tile, us, at boost clock. */
@@ -36,6 +37,9 @@
 #define CHOOSER_SM_GBS 138.3           /* one SM's feed once its ring is drained, GB/s (NOTES.md, "Session 16") */
 /* ---- and a fourteenth, fitted alone on the H200's decode sweeps, the others held (experiments/decode/fit_share.py) */
 #define CHOOSER_DRAM_MMA 0.5           /* the mainloop's share that shows above the DRAM floor ("Session 19") */
+/* ---- not fitted: a stream-K plan re-reads its streamed panels once they outgrow this share of the L2 (ncu
+ * read B 2.2 times where it fit in the whole L2: NOTES.md, "Session 26"; chooser_sk_reread_bytes) */
+#define CHOOSER_REREAD_L2_SHARE 0.5
 
 #define CHOOSER_MAX_CANDIDATES 24
 #define CHOOSER_BK 64                  /* k-tile: 64 bf16, one 128-byte row */
@@ -130,6 +134,37 @@ SCHED_FN double chooser_dram_us(int M, int N, int K, const chooser_config *c, co
     return (reads + 2.0 * M * (double)N) / (d->dram_gbs * 1e3);
 }
 
+/* Textbook stream-K's price on the busiest unit's mainloop (sk, sk_cap): CHOOSER_SK_SCATTER on the k-tiles
+ * that stream, as many as sk_plan_time counts, and not on the whole tiles that unit runs first.  Charged on
+ * everything, it kept shapes just past a whole wave on whole tiles: 2560 x 5120 x 1536, 6.06 waves of
+ * 128 x 128, ran 4% faster as 128x128/sk head to head (NOTES.md, "Session 27"). */
+SCHED_FN double chooser_sk_price(const sk_plan *p, long long busiest)
+{
+    const double streamed = (double)(((p->sk_base + (p->sk_extra > 0)) * SK_RATE_PCT + 99) / 100);
+    return 1.0 + (CHOOSER_SK_SCATTER - 1.0) * (busiest > 0 && streamed < busiest ? streamed / busiest : 1.0);
+}
+
+/* DRAM bytes a stream-K plan reads again (experiments/sk_reread): each unit takes S x KT / U' k-tiles, so the
+ * streamed tiles run in S / gcd(S, U') phases, and the (up to 8) tiles of the raster's run that share a panel
+ * (B's columns for a pair along N, the cooperative pair's rows of A) read it out of phase.  Where the streamed
+ * panels outgrow the L2's share, each phase brings its panel from DRAM: 128x128/sk at 512 x 14336 x 8192 read
+ * 602 MB where whole tiles read 276 (ncu; NOTES.md, "Session 26"). */
+SCHED_FN double chooser_sk_reread_bytes(int M, int N, int K, const chooser_config *c, const sk_plan *p,
+                                       const chooser_device *d)
+{
+    if (!p->sk_tiles || p->sk_units < 1) return 0;
+    const int coop = c->tile_wgs > 1;   /* its raster runs across N: consecutive tiles share the pair's rows of A */
+    const int run = coop ? (N + c->bn - 1) / c->bn : (M + c->bm - 1) / c->bm;
+    const int g = run < 8 ? run : 8, phases = p->sk_tiles / sk_gcd(p->sk_tiles, p->sk_units);
+    const int copies = g < phases ? g : phases;
+    if (copies <= 1) return 0;
+    const double panel = (coop ? (double)c->bm : (double)c->bn) * c->cluster * K * 2.0;
+    const double whole = (coop ? (double)M : (double)N) * K * 2.0;
+    const double bytes = (double)((p->sk_tiles + g - 1) / g) * panel;
+    const double streamed = bytes < whole ? bytes : whole;
+    return streamed > d->l2_bytes * CHOOSER_REREAD_L2_SHARE ? (copies - 1) * streamed : 0;
+}
+
 /* One candidate's estimate: the plan its mode makes here, or `plan` when given (an experiment's, e.g.
  * experiments/fixup_writers/cap_model.c: every tile streamed over U' units of its choosing). */
 SCHED_FN chooser_estimate chooser_estimate_with(int M, int N, int K, const chooser_config *menu, int config,
@@ -169,9 +204,9 @@ SCHED_FN chooser_estimate chooser_estimate_with(int M, int N, int K, const choos
     const long long slots = chooser_ring(c, &e), ring = slots < e.busiest_kt ? slots : e.busiest_kt;
     const double kt_fed = feed_kt_us > e.kt_us ? feed_kt_us : e.kt_us;
     e.t_mma_us = (ring * e.kt_us + (e.busiest_kt - ring) * kt_fed) * e.power *
-                 (mode != SK_MODE_AUTO && e.plan.sk_tiles ? CHOOSER_SK_SCATTER : 1.0);   /* sk, sk_cap */
+                 (mode != SK_MODE_AUTO && e.plan.sk_tiles ? chooser_sk_price(&e.plan, e.busiest_kt) : 1.0);   /* sk, sk_cap */
     if (c->tile_wgs > 1) e.t_mma_us += (e.busiest_kt + kt - 1) / kt * CHOOSER_EPI_US_COOP;
-    e.t_dram_us = chooser_dram_us(M, N, K, c, d, e.waves);
+    e.t_dram_us = chooser_dram_us(M, N, K, c, d, e.waves) + chooser_sk_reread_bytes(M, N, K, c, &e.plan, d) / (d->dram_gbs * 1e3);
     /* the floor is reached only while the mainloop keeps up: part of its time shows above it (session 19) */
     const double floor_us = e.t_dram_us + CHOOSER_DRAM_MMA * e.t_mma_us;
     e.t_us = CHOOSER_T0_US + (e.t_mma_us > floor_us ? e.t_mma_us : floor_us);

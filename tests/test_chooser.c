@@ -205,6 +205,40 @@ START_TEST(test_chooser_pick_and_reasons)
 }
 END_TEST
 
+/* Textbook stream-K's price (chooser_sk_price): CHOOSER_SK_SCATTER on the busiest unit's streamed k-tiles, not on
+ * the whole tiles it runs first, so a shape just past a whole wave streams: 2560 x 5120 x 1536, 6.06 waves of
+ * 128 x 128 pairs, ran 4% faster as 128x128/sk than as dp head to head on the H200 (NOTES.md, "Session 27").  And
+ * the re-read (chooser_sk_reread_bytes): where a stream-K plan's panels outgrow half the L2, each phase of the
+ * tiles that share a panel brings it from DRAM again, so 512 x 14336 x 4096 keeps whole tiles (128x128/sk ran 7%
+ * behind there, session 25's sweep; ncu: NOTES.md, "Session 26"). */
+START_TEST(test_chooser_stream_k_price)
+{
+    static const chooser_device h200 = {132, 60.0 * 1024 * 1024, 4814.3};
+    const sk_plan all = sk_plan_split(66, 64, 66, 66, 66);   /* 66 tiles of 64 k-tiles over 66 units: 64 each */
+    const long long streamed = (64LL * SK_RATE_PCT + 99) / 100;
+    ck_assert(fabs(chooser_sk_price(&all, streamed) - CHOOSER_SK_SCATTER) < 1e-12);   /* all it runs streams */
+    ck_assert(fabs(chooser_sk_price(&all, 2 * streamed) - (1 + (CHOOSER_SK_SCATTER - 1) / 2)) < 1e-12);
+    chooser_estimate e[CHOOSER_MAX_CANDIDATES];
+    int n = chooser_candidates(2560, 5120, 1536, menu, MENU_N, -1, SK_MODE_AUTO, &h200, e);
+    const chooser_estimate *p = &e[chooser_pick(e, n)];
+    ck_assert_str_eq(menu[p->config].name, "128x128");
+    ck_assert_str_eq(chooser_plan_name(p), "sk");
+    ck_assert(p->waves > 6 && p->waves < 6.1);
+    ck_assert(chooser_sk_price(&p->plan, p->busiest_kt) < 1 + (CHOOSER_SK_SCATTER - 1) / 4);   /* 6 waves whole first */
+    n = chooser_candidates(512, 14336, 4096, menu, MENU_N, -1, SK_MODE_AUTO, &h200, e);
+    ck_assert_str_eq(menu[e[chooser_pick(e, n)].config].name, "128x256c");
+    ck_assert_str_eq(chooser_plan_name(&e[chooser_pick(e, n)]), "dp");
+    const chooser_estimate sk = chooser_estimate_of(512, 14336, 4096, menu, 2, &h200, SK_MODE_SK);
+    const chooser_estimate dp = chooser_estimate_of(512, 14336, 4096, menu, 2, &h200, SK_MODE_DP);
+    ck_assert(chooser_sk_reread_bytes(512, 14336, 4096, &menu[2], &sk.plan, &h200) > 0);
+    ck_assert(chooser_sk_reread_bytes(512, 14336, 4096, &menu[2], &dp.plan, &h200) == 0);   /* whole tiles: none */
+    ck_assert(sk.t_dram_us > dp.t_dram_us);
+    /* where the streamed panels fit in half the L2, no re-read: 512 x 2048 x 4096's B is 16.8 MB */
+    const chooser_estimate fits = chooser_estimate_of(512, 2048, 4096, menu, 2, &h200, SK_MODE_SK);
+    ck_assert(chooser_sk_reread_bytes(512, 2048, 4096, &menu[2], &fits.plan, &h200) == 0);
+}
+END_TEST
+
 /* Reads "M N K" lines (# comments) from a file of the step folder. */
 static int read_shapes(const char *path, int (*out)[3], int cap)
 {
@@ -290,6 +324,7 @@ Suite *chooser_suite(void)
     TCase *tc = tcase_create("chooser");
     tcase_add_test(tc, test_chooser_candidates);
     tcase_add_test(tc, test_chooser_pick_and_reasons);
+    tcase_add_test(tc, test_chooser_stream_k_price);
     tcase_add_test(tc, test_chooser_ring);
     tcase_add_test(tc, test_chooser_cluster);
     tcase_add_test(tc, test_chooser_heldout_not_fitted);

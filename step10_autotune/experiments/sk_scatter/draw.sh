@@ -7,14 +7,19 @@
 # (OUT/moved.txt) and, drawn with Python's random.seed(25), 10 moved and 2 unmoved shapes (OUT/list.txt).
 # DRAW_SEED (default 25) and DRAW_EXCLUDE (more lists whose shapes to leave out) are for a later variant's own
 # list; DRAW_M, DRAW_N, DRAW_K another grid (session 27: the default grid's moved shapes were all in earlier
-# lists).  The defaults draw session 25's variant_shapes.txt again.
+# lists); DRAW_BASE a revision whose chooser.h the variant patches and the tree's side is (below).  With
+# DRAW_BASE=52f4de6 the defaults draw session 25's variant_shapes.txt again.
 set -u
 OUT=${1:?usage: draw.sh OUT [VARIANT_PY]}
 S=step10_autotune; D=$S/experiments/sk_scatter; VPY=${2:-$D/variant.py}
-mkdir -p "$OUT" "$OUT/v/sk_cap"
-python3 "$VPY" $S/chooser.h "$OUT/v/chooser.h" || exit 1
-cp $S/experiments/sk_cap/picks.c "$OUT/v/sk_cap/" && cp $S/experiments/menu_rings.h "$OUT/v/"
-nvcc -O2 -Icommon -I$S $S/experiments/sk_cap/picks.c -o "$OUT/tree" &&
+mkdir -p "$OUT/t/sk_cap" "$OUT/v/sk_cap"
+# "the tree" is DRAW_BASE's chooser.h when set (a variant written against a revision the chooser has since left:
+# sk_scatter's, sk_reread's and sk_streamed_share's against 52f4de6), else this tree's
+if [ -n "${DRAW_BASE:-}" ]; then git show "$DRAW_BASE:$S/chooser.h" > "$OUT/t/chooser.h" || exit 1
+else cp $S/chooser.h "$OUT/t/chooser.h"; fi
+python3 "$VPY" "$OUT/t/chooser.h" "$OUT/v/chooser.h" || exit 1
+for x in t v; do cp $S/experiments/sk_cap/picks.c "$OUT/$x/sk_cap/" && cp $S/experiments/menu_rings.h "$OUT/$x/" || exit 1; done
+nvcc -O2 -I"$OUT/t" -Icommon -I$S "$OUT/t/sk_cap/picks.c" -o "$OUT/tree" &&
   nvcc -O2 -I"$OUT/v" -Icommon -I$S "$OUT/v/sk_cap/picks.c" -o "$OUT/variant" || exit 1
 for m in ${DRAW_M:-256 384 512 768 1024 1536 2048 2100 3000 4096 6144}; do
   for n in ${DRAW_N:-1024 2048 3072 4096 6144 8192 11008 14336}; do
