@@ -5,6 +5,7 @@
 # (forced: --config and --mode), 3 rotated rounds, and the two TIMES are compared, so cuBLAS's own spread between
 # processes does not enter.  The variant's picks must be dp, sk or cap (forceable); an sk_l2 pick is skipped.  The
 # picks come from sk_scatter/draw.sh's two builds of picks.c (OUT/draw).  GPU; exits 3 without one.
+# A variant written against 52f4de6's chooser.h (sk_scatter's, sk_reread's, sk_streamed_share's): DRAW_BASE=52f4de6.
 set -u
 BUILD=${1:?usage: head_to_head.sh BUILD OUT LIST VARIANT_PY}; OUT=${2:?usage}; LIST=${3:?usage}; VPY=${4:?usage}
 HERE=$(dirname "$0")

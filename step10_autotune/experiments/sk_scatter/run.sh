@@ -3,6 +3,7 @@
 # session 25), one process per shape with the tree's binary (BUILD/step10_autotune, PREBUILT), then judge.sh: the
 # tree's chooser and variant.py's against tune's first round.  LIST and VARIANT_PY: another variant's list and
 # patch (sk_reread/variant_scatter1_shapes.txt and variant_scatter1.py).  GPU for the tune part; exits 3 without one.
+# A variant written against 52f4de6's chooser.h (sk_scatter's, sk_reread's, sk_streamed_share's): DRAW_BASE=52f4de6.
 set -u
 BUILD=${1:?usage: run.sh BUILD OUT [LIST VARIANT_PY]}; OUT=${2:?usage: run.sh BUILD OUT [LIST VARIANT_PY]}
 HERE=$(dirname "$0")
