@@ -2,11 +2,8 @@
 # streamed panels exceed HALF the L2, as sk_reread/variant_half.py charges it (session 26: ncu read B 2.2 times
 # at 768 x 2048 x 8192, whose B fits in the L2; and at 512 x 14336 x 4096, 48 MB of streamed panels, 128x128/sk
 # ran 7% behind 128x256c/dp).
-import os, subprocess, sys, tempfile
+import os, subprocess, sys
 here = os.path.dirname(os.path.abspath(__file__))
-with tempfile.NamedTemporaryFile("w", suffix=".h", delete=False) as t:
-    pass
-subprocess.check_call([sys.executable, os.path.join(here, "variant_reread.py"), sys.argv[1], t.name])
-s = open(t.name).read()
-os.unlink(t.name)
+subprocess.check_call([sys.executable, os.path.join(here, "variant_reread.py"), sys.argv[1], sys.argv[2]])
+s = open(sys.argv[2]).read()
 open(sys.argv[2], "w").write("#define SK_REREAD_L2_SHARE 0.5   /* experiment: sk_streamed_share/variant_reread_half.py */\n" + s)
