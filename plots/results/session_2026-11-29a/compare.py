@@ -32,7 +32,7 @@ for impl in ('course','cutlass'):
 print("\nstep 10 (7b77c04) vs best peer (eb90c92), H200")
 n=0
 for g in G:
-    s10=latest_set(h200,'course','10',g)
+    s10=latest_set(h200,'course','10',g,rev='7b77c04')   # session 25's record, the one this session compared
     best=max(((latest_set(h200,'cutlass',s,g,rev=NEW) or 0),s) for s in ['05','06','07','08','09'])
     ok = s10>=best[0]; n+=ok
     print(g, f"{s10:.3f}", f"step {best[1]} {best[0]:.3f}", "yes" if ok else "NO", f"{s10-best[0]:+.3f}")
