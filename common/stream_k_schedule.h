@@ -188,6 +188,12 @@ SCHED_FN long long sk_plan_fixup_kt(const sk_plan *p)
     return n > 1 ? SK_FIXUP_KT + (long long)SK_FIXUP_MORE_KT * (n - 2) : 0;
 }
 
+/* A stream-K unit's streamed k-tiles at most, in k-tile times: r x ceil(S x KT / U') of the model above. */
+SCHED_FN long long sk_plan_streamed_kt(const sk_plan *p)
+{
+    return ((long long)(p->sk_base + (p->sk_extra > 0)) * SK_RATE_PCT + 99) / 100;
+}
+
 /* Predicted time of the busiest unit, in k-tile times (the model above). */
 SCHED_FN long long sk_plan_time(const sk_plan *p)
 {
@@ -196,8 +202,7 @@ SCHED_FN long long sk_plan_time(const sk_plan *p)
     const int others = U - p->sk_units;   /* units without stream-K work take dp tiles first */
     const int dp_sk = dp > others ? (dp - others + U - 1) / U : 0;
     const int dp_other = others > 0 ? (dp + U - 1) / U : 0;
-    const long long t_sk = ((long long)(p->sk_base + (p->sk_extra > 0)) * SK_RATE_PCT + 99) / 100 +
-                           (long long)dp_sk * p->kt + sk_plan_fixup_kt(p);
+    const long long t_sk = sk_plan_streamed_kt(p) + (long long)dp_sk * p->kt + sk_plan_fixup_kt(p);
     const long long t_other = (long long)dp_other * p->kt;
     return t_sk > t_other ? t_sk : t_other;
 }

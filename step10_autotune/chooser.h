@@ -135,12 +135,12 @@ SCHED_FN double chooser_dram_us(int M, int N, int K, const chooser_config *c, co
 }
 
 /* Textbook stream-K's price on the busiest unit's mainloop (sk, sk_cap): CHOOSER_SK_SCATTER on the k-tiles
- * that stream, as many as sk_plan_time counts, and not on the whole tiles that unit runs first.  Charged on
+ * that stream (sk_plan_streamed_kt, as sk_plan_time counts them), not on the whole tiles that unit runs first.  Charged on
  * everything, it kept shapes just past a whole wave on whole tiles: 2560 x 5120 x 1536, 6.06 waves of
  * 128 x 128, ran 4% faster as 128x128/sk head to head (NOTES.md, "Session 27"). */
 SCHED_FN double chooser_sk_price(const sk_plan *p, long long busiest)
 {
-    const double streamed = (double)(((p->sk_base + (p->sk_extra > 0)) * SK_RATE_PCT + 99) / 100);
+    const double streamed = (double)sk_plan_streamed_kt(p);
     return 1.0 + (CHOOSER_SK_SCATTER - 1.0) * (busiest > 0 && streamed < busiest ? streamed / busiest : 1.0);
 }
 
