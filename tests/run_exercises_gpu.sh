@@ -49,6 +49,9 @@
 #   EXERCISES_TIMEOUT=60       seconds allowed to a command that only runs step binaries
 #   EXERCISES_BUILD_TIMEOUT=300  to one that runs make, nvcc, a script or a tool
 #   EXERCISES_LONG=1           run the long ones too, EXERCISES_LONG_TIMEOUT=3600 each
+#   EXERCISES_SKIP='REGEX'     skip the commands REGEX matches (grep -E), each with
+#                              that reason in the table: e.g. an experiment's script,
+#                              which builds its variants and times them for minutes
 #   EXERCISES_APPEND=1         add to OUT's table (a run split over calls) instead
 #                              of starting it again (a command run again replaces its row)
 # One line per command: "[i/N] FILE:LINE: exit RC, Ns: OUTCOME: what it
@@ -172,7 +175,8 @@ limit() {
 }
 # estimate RUN: seconds, roughly: a step run 2 s (20 with --tune; times each
 # for loop's values), a variant build 75 s, nvcc 60 s, make ptx 30 s, the quick bench
-# 150 s, the refit script 90 s, compute-sanitizer 90 s, ncu 45 s
+# 150 s, the refit script 90 s, an experiment's script handed a build folder (it builds
+# its variants and times them) 300 s, its limit, compute-sanitizer 90 s, ncu 45 s
 estimate() {
     printf '%s\n' "$1" | awk '{
         s = $0; mult = 1
@@ -188,7 +192,7 @@ estimate() {
                 else if (p ~ /BUILD=build\/[A-Za-z0-9_]/ && p !~ /BUILD=build\/debug/ && p ~ / step[0-9]+( |$)/) t += 75
                 else t += 2
             } else if (w[1] == "nvcc") t += 60
-            else if (w[1] == "sh") t += (p ~ /model_refit/ ? 90 : 2)
+            else if (w[1] == "sh") t += (p ~ /model_refit/ ? 90 : (p ~ /experiments\/.* build\// ? 300 : 2))
             else if (w[1] == "python3") t += 5
             else if (w[1] == "compute-sanitizer") t += 90
             else if (w[1] == "ncu") t += 45
@@ -199,6 +203,9 @@ estimate() {
 : >"$T/plan"
 while IFS="$tab" read -r where text run; do
     skip=$(skip_reason "$run")
+    if [ -z "$skip" ] && [ -n "${EXERCISES_SKIP:-}" ] && printf '%s\n' "$run" | grep -Eq -- "$EXERCISES_SKIP"; then
+        skip="EXERCISES_SKIP matched it: not run in this call"
+    fi
     to=$(limit "$run")
     case $skip in long:*)
         if [ "$LONG" = 1 ]; then skip="" to=$TO_LONG; else skip="longer than a GPU call (EXERCISES_LONG=1 runs it): ${skip#long: }"; fi ;;
