@@ -20,9 +20,13 @@
 # copy of the tree whose build/ is BUILD (so ./build/... needs no mapping, and
 # what the commands write, plots/results/ among it, never reaches this tree):
 #   a placeholder      `--work W`: once per value the exercise gives (a for loop)
-#   flags alone        `--stages 2`: the README's step with those flags (its
-#                      DEBUG build for --plant-bug), where every flag has a
-#                      plain value; its other options at their defaults
+#   flags alone        `--stages 2`: where every flag has a plain value, the
+#                      exercise's last command before it that runs the README's
+#                      step, with those flags after its own (the READMEs' "the
+#                      same with --stages 8"; a flag given twice, the last
+#                      wins); with none before it, the step with those flags
+#                      and its other options at their defaults.  Either in the
+#                      DEBUG build for --plant-bug
 #   a source file      whose header holds the command that builds it: that command
 #   fit_chooser.py DIR on a copy of step 10's logs less the files the exercise names
 # A command that several READMEs name runs once (the table lists each place).
@@ -93,11 +97,16 @@ for f in "$@"; do [ -f "$f" ] || { echo "no such README: $f" >&2; exit 2; }; don
 # (LINE moved before TEXT: read would join an empty PLACEHOLDERS to it)
 awk -v lines=1 -f "$HERE/exercises_extract.awk" "$@" |
     awk -F'\t' -v OFS='\t' '{ print $1, $2, $3, $6, $4, $5 }' >"$T/records"
+last_key="" last_cmd=""   # the exercise's last command that runs its step's binary (flags alone extend it)
 while IFS="$tab" read -r file item kind line text ph; do
     dir=$(basename "$(dirname "$file")")
     case $kind in
     cmd)
         run=$text
+        case $text in
+        "./build/$dir "*|"./build/debug/$dir "*)
+            case $text in *[\;\|\&\$\<\>]*) ;; *) last_key="$file:$item" last_cmd=${text#./build/debug/$dir }; last_cmd=${last_cmd#./build/$dir } ;; esac ;;
+        esac
         case $text in
         "fit_chooser.py DIR")
             # step 10's refit on a copy of its logs, less the files the exercise names
@@ -119,7 +128,9 @@ while IFS="$tab" read -r file item kind line text ph; do
             case $w in --*) ;; *) if echo "$w" | grep -Eq '^-?[a-z0-9]+$'; then vals=1; else plain=0; fi ;; esac
         done
         [ $vals = 1 ] && [ $plain = 1 ] || continue
-        case " $text " in *" --plant-bug "*) run="./build/debug/$dir $text" ;; *) run="./build/$dir $text" ;; esac ;;
+        args=$text
+        [ "$last_key" = "$file:$item" ] && args="$last_cmd $text"
+        case " $args " in *" --plant-bug "*) run="./build/debug/$dir $args" ;; *) run="./build/$dir $args" ;; esac ;;
     header)
         f=$text; [ -f "$f" ] || f=$dir/$text
         run=$(sed -n '1,/\*\//p' "$f" 2>/dev/null | sed 's/^ *\** *//' | awk '/\\$/ { sub(/\\$/, ""); l = l $0; next } { print l $0; l = "" }' |
