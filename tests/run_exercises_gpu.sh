@@ -25,8 +25,8 @@
 #                      step, with those flags after its own (the READMEs' "the
 #                      same with --stages 8"; a flag given twice, the last
 #                      wins); with none before it, the step with those flags
-#                      and its other options at their defaults.  Either in the
-#                      DEBUG build for --plant-bug
+#                      and its other options at their defaults.  In the DEBUG
+#                      build for --plant-bug or where that command ran it
 #   a source file      whose header holds the command that builds it: that command
 #   fit_chooser.py DIR on a copy of step 10's logs less the files the exercise names
 # A command that several READMEs name runs once (the table lists each place).
@@ -97,7 +97,19 @@ for f in "$@"; do [ -f "$f" ] || { echo "no such README: $f" >&2; exit 2; }; don
 # (LINE moved before TEXT: read would join an empty PLACEHOLDERS to it)
 awk -v lines=1 -f "$HERE/exercises_extract.awk" "$@" |
     awk -F'\t' -v OFS='\t' '{ print $1, $2, $3, $6, $4, $5 }' >"$T/records"
-last_key="" last_cmd=""   # the exercise's last command that runs its step's binary (flags alone extend it)
+last_key="" last_cmd="" last_ph="" last_debug=0   # the exercise's last command that runs its step's binary, and its
+                                     # placeholders (flags alone extend it)
+# with_values RUN PH: RUN once per value of each placeholder PH names ("VAR=v1 v2;...": a for loop)
+with_values() {
+    r=$1 h=$2
+    while [ -n "$h" ]; do
+        p=${h%%;*}; h=${h#*;}
+        var=${p%%=*}; vals=${p#*=}
+        [ -n "$vals" ] || { r="echo 'no values for the placeholder $var'; exit 2"; break; }
+        r="for $var in $vals; do $(printf '%s\n' "$r" | sed -E "s/ $var( |\$)/ \$$var\1/g"); done"
+    done
+    printf '%s\n' "$r"
+}
 while IFS="$tab" read -r file item kind line text ph; do
     dir=$(basename "$(dirname "$file")")
     case $kind in
@@ -105,7 +117,11 @@ while IFS="$tab" read -r file item kind line text ph; do
         run=$text
         case $text in
         "./build/$dir "*|"./build/debug/$dir "*)
-            case $text in *[\;\|\&\$\<\>]*) ;; *) last_key="$file:$item" last_cmd=${text#./build/debug/$dir }; last_cmd=${last_cmd#./build/$dir } ;; esac ;;
+            case $text in *[\;\|\&\$\<\>]*) ;; *)
+                last_key="$file:$item" last_ph=$ph last_debug=0
+                case $text in ./build/debug/*) last_debug=1 ;; esac
+                last_cmd=${text#./build/debug/$dir }; last_cmd=${last_cmd#./build/$dir } ;;
+            esac ;;
         esac
         case $text in
         "fit_chooser.py DIR")
@@ -115,12 +131,7 @@ while IFS="$tab" read -r file item kind line text ph; do
             ph="" ;;
         esac
         # placeholders: each value the exercise gives (none: the job says so)
-        while [ -n "$ph" ]; do
-            p=${ph%%;*}; ph=${ph#*;}
-            var=${p%%=*}; vals=${p#*=}
-            [ -n "$vals" ] || { run="echo 'no values for the placeholder $var'; exit 2"; break; }
-            run="for $var in $vals; do $(printf '%s\n' "$run" | sed -E "s/ $var( |\$)/ \$$var\1/g"); done"
-        done ;;
+        run=$(with_values "$run" "$ph") ;;
     flags)
         # as test_exercises.sh runs them: only when every flag has a plain value
         vals=0 plain=1
@@ -128,9 +139,11 @@ while IFS="$tab" read -r file item kind line text ph; do
             case $w in --*) ;; *) if echo "$w" | grep -Eq '^-?[a-z0-9]+$'; then vals=1; else plain=0; fi ;; esac
         done
         [ $vals = 1 ] && [ $plain = 1 ] || continue
-        args=$text
-        [ "$last_key" = "$file:$item" ] && args="$last_cmd $text"
-        case " $args " in *" --plant-bug "*) run="./build/debug/$dir $args" ;; *) run="./build/$dir $args" ;; esac ;;
+        args=$text h="" debug=0
+        [ "$last_key" = "$file:$item" ] && args="$last_cmd $text" h=$last_ph debug=$last_debug
+        case " $args " in *" --plant-bug "*) debug=1 ;; esac
+        if [ $debug = 1 ]; then run="./build/debug/$dir $args"; else run="./build/$dir $args"; fi
+        run=$(with_values "$run" "$h") ;;
     header)
         f=$text; [ -f "$f" ] || f=$dir/$text
         run=$(sed -n '1,/\*\//p' "$f" 2>/dev/null | sed 's/^ *\** *//' | awk '/\\$/ { sub(/\\$/, ""); l = l $0; next } { print l $0; l = "" }' |
