@@ -200,7 +200,9 @@ limit() {
 # estimate RUN: seconds, roughly: a step run 2 s (20 with --tune; times each
 # for loop's values), a variant build 75 s, nvcc 60 s, make ptx 30 s, the quick bench
 # 150 s, the refit script 90 s, an experiment's script handed a build folder (it builds
-# its variants and times them) 300 s, its limit, compute-sanitizer 90 s, ncu 45 s
+# its variants and times them) 300 s, its limit, compute-sanitizer 90 s, ncu 45 s.
+# Upper bounds for planning calls: on the H200 machine's 16 cores a variant build took 2-4 s
+# (step 10's, five configurations: 26-33 s; plots/results/session_2026-11-29b/)
 estimate() {
     printf '%s\n' "$1" | awk '{
         s = $0; mult = 1
