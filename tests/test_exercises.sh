@@ -259,6 +259,7 @@ map_args() {
         case $a in
         build) printf '%s\n' "$EX_BUILD" ;;
         build/*|./build/*) r=${a#./}; printf '%s\n' "$EX_BUILD/${r#build/}" ;;
+        '$OUT'*) mkdir -p "$EX_T/out" && printf '%s\n' "$EX_T/out${a#\$OUT}" ;;   # "any folder": a scratch one
         *) printf '%s\n' "$a" ;;
         esac
     done
@@ -277,8 +278,15 @@ script() { # script sh|python3 FILE ARGS...
     "step10_autotune/experiments/fit_chooser.py"*) run=1 ;;
     "tests/sanitize.sh --kernels "*) run=1 ;;
     "plots/bench.sh "*) [ "${BENCH_DRY_RUN:-0}" = 1 ] && run=1 ;;
+    "step10_autotune/experiments/sk_cap/judge_variants.sh "*) run=1 ;;   # no GPU: the chooser on logs
+    "step10_autotune/experiments/decode/picks_diff.sh "*)               # no GPU, but the revisions' files
+        run=1
+        for r in $(printf '%s\n' "$1" | tr '.' ' '); do
+            git -C "$EX_ROOT" cat-file -e "$r^{commit}" 2>/dev/null || run=2
+        done ;;
     esac
     if [ $run = 0 ]; then ok "$how: parses (runs on a GPU)"; return; fi
+    if [ $run = 2 ]; then ok "$how: parses (not run: its revisions are not in this clone's history)"; return; fi
     # shellcheck disable=SC2046  # one argument a line
     set -- $(map_args "$@")
     if [ "$how" = sh ]; then /bin/sh "$f" "$@" >"$EX_T/script.out" 2>&1 </dev/null
