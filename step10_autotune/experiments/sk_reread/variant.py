@@ -6,14 +6,16 @@
 # phase brings the panel from DRAM again.  No fitted constant.  At 512 x 14336 x 8192 it prices 128x128/sk at 208 us
 # and 128x192/sk at 236 us (measured 207.5 and 236.6; the tree's model 179.6 and 184.6; sk_scatter/logs).
 # Exits 1 (naming the line) if chooser.h no longer matches.
-import sys
-s = open(sys.argv[1]).read()
-old = "    e.t_dram_us = chooser_dram_us(M, N, K, c, d, e.waves);\n"
-fn = "SCHED_FN chooser_estimate chooser_estimate_with("
-if s.count(old) != 1 or s.count(fn) != 1:
-    sys.exit("sk_reread/variant.py: chooser.h changed; the patch no longer applies (%r)" % (old if s.count(old) != 1 else fn))
-s = s.replace(old, old + "    e.t_dram_us += chooser_sk_reread_bytes(M, N, K, c, &e.plan, d) / (d->dram_gbs * 1e3);   /* experiment */\n")
-s = s.replace(fn, """#ifndef SK_REREAD_L2_SHARE
+import os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from chooser_variant import before_estimate, edit, main
+
+
+def patch(s):
+    who = "sk_reread/variant.py"
+    old = "    e.t_dram_us = chooser_dram_us(M, N, K, c, d, e.waves);\n"
+    s = edit(s, old, old + "    e.t_dram_us += chooser_sk_reread_bytes(M, N, K, c, &e.plan, d) / (d->dram_gbs * 1e3);   /* experiment */\n", who)
+    return before_estimate(s, """#ifndef SK_REREAD_L2_SHARE
 #define SK_REREAD_L2_SHARE 1.0   /* experiment: the L2 share the streamed panels must fit in */
 #endif
 SCHED_FN double chooser_sk_reread_bytes(int M, int N, int K, const chooser_config *c, const sk_plan *p,
@@ -32,5 +34,8 @@ SCHED_FN double chooser_sk_reread_bytes(int M, int N, int K, const chooser_confi
     return bytes > d->l2_bytes * SK_REREAD_L2_SHARE ? (copies - 1) * bytes : 0;
 }
 
-""" + fn)
-open(sys.argv[2], "w").write(s)
+""", who)
+
+
+if __name__ == "__main__":
+    main(patch)

@@ -4,11 +4,14 @@
 # chooser.h's sk_cap rule already counts half the L2 for units that read every k-offset at once (an SM's lines may
 # be held in both halves).  And at 512 x 14336 x 4096 variant_scatter1's pick, 128x128/sk (48 MB of streamed
 # panels: no term), ran 0.0971 ms in the sweep against 128x256c/dp's 0.0870 (coop128_alone/logs/tune.txt).
-import os, subprocess, sys, tempfile
-here = os.path.dirname(os.path.abspath(__file__))
-with tempfile.NamedTemporaryFile("w", suffix=".h", delete=False) as t:
-    pass
-subprocess.check_call([sys.executable, os.path.join(here, "variant_scatter1.py"), sys.argv[1], t.name])
-s = open(t.name).read()
-os.unlink(t.name)
-open(sys.argv[2], "w").write("#define SK_REREAD_L2_SHARE 0.5   /* experiment: sk_reread/variant_half.py */\n" + s)
+import os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from chooser_variant import load, main
+
+
+def patch(s):
+    return "#define SK_REREAD_L2_SHARE 0.5   /* experiment: sk_reread/variant_half.py */\n" + load("sk_reread/variant_scatter1.py")(s)
+
+
+if __name__ == "__main__":
+    main(patch)

@@ -4,13 +4,16 @@
 # the 128-row tiles at large M cost what the model's busiest count already says (sk_scatter/estimate.sh: 1.03 for
 # 128x128, 1.05 for 128x192, 0.94 for 128x256c).  In-sample, on the 38 tune processes of sessions 25 and 26, 32
 # within 3% of tune against the tree's 31: too close to tell, hence a list drawn before its run (variant_shapes.txt).
-import os, subprocess, sys, tempfile
-here = os.path.dirname(os.path.abspath(__file__))
-s = open(sys.argv[1]).read()
-old = "#define CHOOSER_SK_SCATTER 1.067"
-if s.count(old) != 1:
-    sys.exit("sk_reread/variant_scatter1.py: chooser.h changed; the patch no longer applies (%r)" % old)
-with tempfile.NamedTemporaryFile("w", suffix=".h", delete=False) as t:
-    t.write(s.replace(old, "#define CHOOSER_SK_SCATTER 1.0   /* experiment: sk_reread/variant_scatter1.py */"))
-subprocess.check_call([sys.executable, os.path.join(here, "variant.py"), t.name, sys.argv[2]])
-os.unlink(t.name)
+import os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from chooser_variant import edit, load, main
+
+
+def patch(s):
+    s = edit(s, "#define CHOOSER_SK_SCATTER 1.067",
+             "#define CHOOSER_SK_SCATTER 1.0   /* experiment: sk_reread/variant_scatter1.py */", "sk_reread/variant_scatter1.py")
+    return load("sk_reread/variant.py")(s)
+
+
+if __name__ == "__main__":
+    main(patch)

@@ -4,19 +4,22 @@
 # 1.03, 128x192 1.05.  128x256c keeps 1.067: its 0.94 there counts the cooperative epilogue the model prices
 # apart (CHOOSER_EPI_US_COOP, per tile), and with 0.94 the model moved 10 of the 23 bench picks to 128x256c/sk.
 # Exits 1 (naming the line) if chooser.h no longer matches.
-import sys
-s = open(sys.argv[1]).read()
-old = "(mode != SK_MODE_AUTO && e.plan.sk_tiles ? CHOOSER_SK_SCATTER : 1.0);"
-fn = "SCHED_FN chooser_estimate chooser_estimate_with("
-if s.count(old) != 1 or s.count(fn) != 1:
-    sys.exit("variant.py: chooser.h changed; the patch no longer applies (%r)" % (old if s.count(old) != 1 else fn))
-s = s.replace(old, "(mode != SK_MODE_AUTO && e.plan.sk_tiles ? chooser_sk_scatter_of(c) : 1.0);   /* experiment */")
-s = s.replace(fn, """SCHED_FN double chooser_sk_scatter_of(const chooser_config *c)   /* experiment: sk_scatter/variant.py */
+import os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from chooser_variant import before_estimate, main, sk_price
+
+
+def patch(s):
+    who = "sk_scatter/variant.py"
+    return before_estimate(sk_price(s, "chooser_sk_scatter_of(c)", who), """SCHED_FN double chooser_sk_scatter_of(const chooser_config *c)   /* experiment: sk_scatter/variant.py */
 {
     if (c->tile_wgs > 1) return CHOOSER_SK_SCATTER;   /* 128x256c: as the tree */
     if (c->bm == 64) return c->bn == 64 ? 1.28 : 1.38;   /* 64x64, 64x128 */
     return c->bn == 192 ? 1.05 : 1.03;                /* 128x192, 128x128 */
 }
 
-""" + fn)
-open(sys.argv[2], "w").write(s)
+""", who)
+
+
+if __name__ == "__main__":
+    main(patch)

@@ -5,19 +5,22 @@
 # Here the factor is 1 + (CHOOSER_SK_SCATTER - 1) x streamed / busiest: the same where every k-tile streams
 # (fewer tiles than units, sk_cap), less where whole tiles come first.  Exits 1 (naming the line) if chooser.h
 # no longer matches.
-import sys
-s = open(sys.argv[1]).read()
-old = "(mode != SK_MODE_AUTO && e.plan.sk_tiles ? CHOOSER_SK_SCATTER : 1.0);"
-fn = "SCHED_FN chooser_estimate chooser_estimate_with("
-if s.count(old) != 1 or s.count(fn) != 1:
-    sys.exit("variant.py: chooser.h changed; the patch no longer applies (%r)" % (old if s.count(old) != 1 else fn))
-s = s.replace(old, "(mode != SK_MODE_AUTO && e.plan.sk_tiles ? chooser_scatter_streamed(&e.plan, e.busiest_kt) : 1.0);   /* experiment */")
-s = s.replace(fn, """SCHED_FN double chooser_scatter_streamed(const sk_plan *p, long long busiest)   /* experiment: sk_streamed_share */
+import os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from chooser_variant import before_estimate, main, sk_price
+
+
+def patch(s):
+    who = "sk_streamed_share/variant.py"
+    return before_estimate(sk_price(s, "chooser_scatter_streamed(&e.plan, e.busiest_kt)", who), """SCHED_FN double chooser_scatter_streamed(const sk_plan *p, long long busiest)   /* experiment: sk_streamed_share */
 {
     const double streamed = (double)((p->sk_base + (p->sk_extra > 0)) * SK_RATE_PCT + 99) / 100;   /* sk_plan_time's */
     const double share = busiest > 0 && streamed < busiest ? streamed / busiest : 1.0;
     return 1.0 + (CHOOSER_SK_SCATTER - 1.0) * share;
 }
 
-""" + fn)
-open(sys.argv[2], "w").write(s)
+""", who)
+
+
+if __name__ == "__main__":
+    main(patch)
