@@ -4,7 +4,8 @@
 # M drawn log-uniformly from 1 to 8192 (decode batches, ragged prefill chunks, whole prompts).  Earlier lists
 # each held one class (decode_shapes.txt, pair_alone_shapes.txt, ...); this one mixes them as a serving
 # model meets them.  Shapes of chooser_fit.txt and heldout_shapes.txt are drawn again.
-#   python3 step10_autotune/experiments/model_layers/draw.py [COUNT] [SEED] > shapes.txt
+#   python3 step10_autotune/experiments/model_layers/draw.py [COUNT] [SEED] [M_MIN M_MAX] > shapes.txt
+# (M_MIN, M_MAX: the token counts' range, 1 and 8192 unless given; shapes_prefill.txt: 24 2 256 4096)
 # The dimensions are the models' published configurations (hidden size, query and key/value heads x head
 # size, FFN width, vocabulary); N x K of a layer is its weight's, M the tokens in flight.  No GPU.
 import math, os, random, sys
@@ -34,18 +35,19 @@ def skip_list():   # the fit's and the held-out list's shapes (step10_autotune/*
 def main():
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 24
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 20261129
+    m_lo, m_hi = (int(sys.argv[3]), int(sys.argv[4])) if len(sys.argv) > 4 else (1, 8192)
     rng = random.Random(seed)
     seen, out = skip_list(), []
     while len(out) < count:
         model = rng.choice(sorted(MODELS))
         name, n, k = rng.choice(layers(*MODELS[model]))
         if name == 'lm_head' and rng.random() < 0.6: continue   # one per forward pass, not five
-        m = int(round(math.exp(rng.uniform(0, math.log(8192)))))
+        m = int(round(math.exp(rng.uniform(math.log(m_lo), math.log(m_hi)))))
         if (m, n, k) in seen: continue
         seen.add((m, n, k))
         out.append((m, n, k, model, name))
-    print('# step10_autotune/experiments/model_layers: %d shapes drawn by draw.py %d %d (no GPU ran them first)'
-          % (count, count, seed))
+    print('# step10_autotune/experiments/model_layers: %d shapes drawn by draw.py %s (no GPU ran them first)'
+          % (count, ' '.join(sys.argv[1:]) or '24 20261129'))
     print('# M     N       K       model layer   GFLOP')
     for m, n, k, model, name in out:
         print('%-6d %-7d %-7d # %s %s  %.1f' % (m, n, k, model, name, 2.0 * m * n * k / 1e9))

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tile_192/run.sh BUILD OUT [checks|tune|all]: would a tile of 192 rows close the shapes of model_layers where
+# tile_192/run.sh BUILD OUT [checks|tune|prefill|all]: would a tile of 192 rows close the shapes of model_layers where
 # the menu's rows (64, 128) leave M a part-filled last row of tiles and the last wave part-filled?  At
 # 571 x 8192 x 28672 (Llama-3 70B's FFN down at 571 tokens) the best candidate read 0.76 of cuBLAS, and
 # cuBLAS ran nvjet_sm90_tst_192x192_64x4_2x1 there: 3 rows of 192 hold M = 571 with 1% padding and its
@@ -15,9 +15,12 @@
 # times every candidate beside cuBLAS, the best two head to head) and --config are read.
 #   checks  192x128 forced in dp and sk at odd shapes, checked against cuBLAS (--exact where K <= 256)
 #   tune    --tune at the model_layers shapes with M of 400-1600 and at shapes of M near a multiple of 192
+#   prefill (not in all) tune_sweep.sh over ../model_layers/shapes_prefill.txt (24 shapes drawn with M of
+#           256-4096 after the tune part ran, before this one); compare.py: the menu's best candidate against
+#           192x128's, measured in the same process
 # Exits 3 without a GPU after building; PREBUILT=1 skips nvcc (../variant.sh).
 set -u
-BUILD=${1:?usage: run.sh BUILD OUT [checks|tune|all]}; OUT=${2:?usage: run.sh BUILD OUT [checks|tune|all]}
+BUILD=${1:?usage: run.sh BUILD OUT [checks|tune|prefill|all]}; OUT=${2:?usage: run.sh BUILD OUT [checks|tune|prefill|all]}
 PART=${3:-all}
 mkdir -p "$OUT" "$BUILD"
 HERE=$(dirname "$0")
@@ -40,4 +43,9 @@ if [ "$PART" = tune ] || [ "$PART" = all ]; then
   variant_tune "$BIN" "$OUT/tune.txt" 571x8192x28672 407x57344x8192 910x256000x3584 426x3584x14336 \
     429x7168x5120 1191x9216x3072 1555x5120x5120 679x28672x3584 575x4096x4096 1150x4096x14336 \
     380x14336x4096 768x8192x8192 4096x4096x4096
+fi
+if [ "$PART" = prefill ]; then
+  bash "$HERE/../tune_sweep.sh" "$HERE/../model_layers/shapes_prefill.txt" "$OUT/tune_prefill" "$BIN" > "$OUT/tune_prefill_summary.txt"
+  python3 "$HERE/compare.py" "$OUT/tune_prefill" > "$OUT/compare_prefill.txt"
+  cat "$OUT/compare_prefill.txt"
 fi
