@@ -9,7 +9,8 @@
 #   ncu    (not in all) at the two shapes the sweep found farthest from cuBLAS, 571 x 8192 x 28672 and
 #          407 x 57344 x 8192: which kernels cuBLAS runs there (name, grid, cluster), their time and DRAM
 #          bytes, beside step 10's model pick and its 128x128/dp and /sk (ncu locks the clocks at base:
-#          its times compare kernels with each other, not with the runs above)
+#          its times compare kernels with each other, not with the runs above); NCU_SHAPES="MxNxK ..." other
+#          shapes, with the model's pick alone (tile_192/README.md: the short prefill shapes)
 # BUILD holds step10_autotune built from this tree (make step10 BUILD=...; PREBUILT=1 skips it).
 # Exits 3 without a GPU.  Logs in OUT.
 set -u
@@ -44,9 +45,10 @@ fi
 if [ "$PART" = ncu ]; then
   if command -v ncu > /dev/null 2>&1; then
     MET=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,launch__grid_size,launch__cluster_dim_x,launch__cluster_dim_y,sm__cycles_active.avg
-    for s in "571 8192 28672" "407 57344 8192"; do
-      set -- $s
+    for s in ${NCU_SHAPES:-571x8192x28672 407x57344x8192}; do
+      set -- $(echo "$s" | tr x ' ')
       for run in "" "--config 128x128 --mode dp" "--config 128x128 --mode sk"; do
+        [ -n "$run" ] && [ -n "${NCU_SHAPES:-}" ] && break   # other shapes: the model's pick alone
         for k in "regex:pingpong" "regex:nvjet|gemm|gemv|splitK|reduce|Kernel"; do
           echo "== $1x$2x$3 [$run] $k"
           # shellcheck disable=SC2086  # run is a list of flags
