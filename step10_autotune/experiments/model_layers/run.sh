@@ -1,11 +1,15 @@
 #!/bin/sh
-# model_layers/run.sh BUILD OUT [picks|sweep|ncu|all]: the final kernel and chooser at shapes that real models run
+# model_layers/run.sh BUILD OUT [picks|sweep|swap|ncu|all]: the final kernel and chooser at shapes that real models run
 # (shapes.txt: the projections of seven models' layers at token counts drawn from 1 to 8192 by draw.py,
 # committed with the model's picks and my guesses before any of it ran).  PART (default all):
 #   picks  the model's pick at every shape, as the bench runs it (--no-cache): three processes per shape,
 #          the first checked against cuBLAS; picks.txt has one line per run, ratios.py the medians
 #   sweep  tune_sweep.sh over the list (every candidate beside cuBLAS in one process per shape), then
 #          model_vs_sweep.py: the model's pick against the best candidate measured in the same process
+#   swap   (not in all) tune_sweep.sh over shapes_swapped.txt: the short prefill shapes where step 10 trails
+#          cuBLAS, run as N x M x K (C^T = B A^T: the tokens along the tile's N, whose widths 64-256 include
+#          192 and 256, where M's tile rows are 64 or 128; the output then lies transposed, which this run does
+#          not fix: it times the mainloop's side of the swap); swap.py sets each beside its own orientation
 #   ncu    (not in all) at the two shapes the sweep found farthest from cuBLAS, 571 x 8192 x 28672 and
 #          407 x 57344 x 8192: which kernels cuBLAS runs there (name, grid, cluster), their time and DRAM
 #          bytes, beside step 10's model pick and its 128x128/dp and /sk (ncu locks the clocks at base:
@@ -14,7 +18,7 @@
 # BUILD holds step10_autotune built from this tree (make step10 BUILD=...; PREBUILT=1 skips it).
 # Exits 3 without a GPU.  Logs in OUT.
 set -u
-BUILD=${1:?usage: run.sh BUILD OUT [picks|sweep|ncu|all]}; OUT=${2:?usage: run.sh BUILD OUT [picks|sweep|ncu|all]}
+BUILD=${1:?usage: run.sh BUILD OUT [picks|sweep|swap|ncu|all]}; OUT=${2:?usage: run.sh BUILD OUT [picks|sweep|swap|ncu|all]}
 PART=${3:-all}
 HERE=$(dirname "$0")
 LIST=${LIST:-$HERE/shapes.txt}   # LIST=FILE: another list (a remainder, when a call ran out of time)
@@ -41,6 +45,11 @@ if [ "$PART" = sweep ] || [ "$PART" = all ]; then
   bash "$HERE/../tune_sweep.sh" "$LIST" "$OUT/tune" "$BIN" > "$OUT/tune_summary.txt"
   python3 "$HERE/../model_vs_sweep.py" "$OUT/tune" > "$OUT/model_vs_sweep.txt"
   cat "$OUT/model_vs_sweep.txt"
+fi
+if [ "$PART" = swap ]; then
+  bash "$HERE/../tune_sweep.sh" "$HERE/shapes_swapped.txt" "$OUT/tune_swapped" "$BIN" > "$OUT/tune_swapped_summary.txt"
+  python3 "$HERE/swap.py" "$OUT/tune_swapped" "$HERE/logs/tune" "$HERE/../tile_192/logs/prefill/tune_prefill" > "$OUT/swap.txt"
+  cat "$OUT/swap.txt"
 fi
 if [ "$PART" = ncu ]; then
   if command -v ncu > /dev/null 2>&1; then
