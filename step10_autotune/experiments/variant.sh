@@ -83,6 +83,15 @@ variant_need_gpu() {
     nvidia-smi > /dev/null 2>&1 || { echo "$1: built $2; no GPU here"; exit 3; }
 }
 
+# variant_tree NAME BUILD OUT: step 10 built from the tree into BUILD (make step10; not under PREBUILT=1), the
+# exit 3 without a GPU once it is built, then variant_gpu_info: the start of the experiments that run the tree's
+# own binary (decode/run.sh, decode/feed_load.sh, model_layers/run.sh).
+variant_tree() {
+    [ "${PREBUILT:-0}" = 1 ] || make -s step10 BUILD="$2" || exit 1
+    variant_need_gpu "$1" "$2/step10_autotune"
+    variant_gpu_info "$2" "$3"
+}
+
 # variant_gpu_info BUILD OUT: the GPU's name and clocks (OUT/gpu.txt), and what step 10's chooser reads
 # from it (OUT/devinfo.txt: SMs, L2 bytes, DRAM GB/s as the harness computes them): the arguments of
 # the experiments' CPU tools (fixup_writers/fit_more.c, sk_cap/picks.c).

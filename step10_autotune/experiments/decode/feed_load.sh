@@ -13,9 +13,7 @@ BUILD=${1:?usage: feed_load.sh BUILD OUT}; OUT=${2:?usage: feed_load.sh BUILD OU
 HERE=$(dirname "$0")
 mkdir -p "$OUT" "$BUILD"
 . "$HERE/../variant.sh"
-[ "${PREBUILT:-0}" = 1 ] || make -s step10 BUILD="$BUILD" || exit 1
-variant_need_gpu feed_load "$BUILD/step10_autotune"
-variant_gpu_info "$BUILD" "$OUT"
+variant_tree feed_load "$BUILD" "$OUT"
 : > "$OUT/rounds.txt"
 variant_rotated_rounds "$OUT/rounds.txt" 2 "$BUILD" "64x4096x14336 128x4096x14336" \
   "step10_autotune --no-cache --config 64x64 --mode dp --stages 4" "step10_autotune --no-cache --config 64x64 --mode dp --stages 6" \

@@ -30,9 +30,7 @@ HERE=$(dirname "$0")
 LIST=$HERE/../decode_shapes.txt
 mkdir -p "$OUT" "$BUILD"
 . "$HERE/../variant.sh"
-[ "${PREBUILT:-0}" = 1 ] || make -s step10 BUILD="$BUILD" || exit 1
-variant_need_gpu decode "$BUILD/step10_autotune"
-variant_gpu_info "$BUILD" "$OUT"
+variant_tree decode "$BUILD" "$OUT"
 BIN=$BUILD/step10_autotune
 # sweep PART NAME LIST: tune_sweep.sh over LIST into OUT/tune_NAME, the tree's model judged by model_vs_sweep.py
 sweep() {

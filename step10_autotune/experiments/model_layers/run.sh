@@ -24,9 +24,7 @@ HERE=$(dirname "$0")
 LIST=${LIST:-$HERE/shapes.txt}   # LIST=FILE: another list (a remainder, when a call ran out of time)
 mkdir -p "$OUT" "$BUILD"
 . "$HERE/../variant.sh"
-[ "${PREBUILT:-0}" = 1 ] || make -s step10 BUILD="$BUILD" || exit 1
-variant_need_gpu model_layers "$BUILD/step10_autotune"
-variant_gpu_info "$BUILD" "$OUT"
+variant_tree model_layers "$BUILD" "$OUT"
 BIN=$BUILD/step10_autotune
 if [ "$PART" = picks ] || [ "$PART" = all ]; then
   : > "$OUT/picks.txt"
