@@ -1,5 +1,5 @@
 #!/bin/sh
-# swap_width/run.sh BUILD OUT [checks|tune|all]: would tiles as wide as the tokens close the short prefill shapes?
+# swap_width/run.sh BUILD OUT [checks|tune|rounds|all]: would tiles as wide as the tokens close the short prefill shapes?
 # cuBLAS's kernels there (../model_layers/logs/ncu_prefill.txt) put the tokens (M) along the tile's N, whose
 # width the wgmma instruction takes in steps of 8, and pick a width that M fills to within 3%: 128x208 at
 # 829 x 4096 x 14336 (M = 829 in 4 x 208 = 832), 128x112 at 330 x 4608 x 3584 (3 x 112 = 336).  Step 10's
@@ -19,9 +19,13 @@
 #   checks  every new tile forced in dp and sk at shapes with odd N, checked against cuBLAS (--exact at K <= 256)
 #   tune    tune_sweep.sh over ../model_layers/shapes_swapped.txt, then ../model_layers/swap.py against the
 #           shapes' own orientation
+#   rounds  (not in all; TREE=BIN, the tree's step10_autotune) the tune part compared processes run minutes
+#           apart; here, 3 rounds, the order rotated each round, of the tree's model pick at M x N x K (cuBLAS
+#           timed beside it) and the swapped tile tune found best at N x M x K, forced, at seven of the shapes;
+#           rounds.py: the medians, the swapped time over cuBLAS's beside the as-is runs
 # Exits 3 without a GPU after building; PREBUILT=1 skips nvcc (../variant.sh).
 set -u
-BUILD=${1:?usage: run.sh BUILD OUT [checks|tune|all]}; OUT=${2:?usage: run.sh BUILD OUT [checks|tune|all]}
+BUILD=${1:?usage: run.sh BUILD OUT [checks|tune|rounds|all]}; OUT=${2:?usage: run.sh BUILD OUT [checks|tune|rounds|all]}
 PART=${3:-all}
 mkdir -p "$OUT" "$BUILD"
 HERE=$(dirname "$0")
@@ -74,4 +78,22 @@ if [ "$PART" = tune ] || [ "$PART" = all ]; then
   python3 "$HERE/../model_layers/swap.py" "$OUT/tune_swapped" "$HERE/../model_layers/logs/tune" \
     "$HERE/../tile_192/logs/prefill/tune_prefill" > "$OUT/swap.txt"
   cat "$OUT/swap.txt"
+fi
+if [ "$PART" = rounds ]; then
+  TREE=${TREE:?rounds: TREE=BIN, step10_autotune built from the tree}
+  : > "$OUT/rounds.txt"
+  for r in 1 2 3; do
+    order="as_is swapped"; [ $((r % 2)) = 0 ] && order="swapped as_is"   # rotated round by round
+    for one in 407x57344x8192:128x208c 426x3584x14336:128x112c 514x27648x5120:128x176c 555x8192x28672:128x144c \
+               571x8192x28672:128x144c 274x8192x8192:128x144c 829x4096x14336:128x208c; do
+      sh=${one%%:*}; c=${one#*:}; m=${sh%%x*}; rest=${sh#*x}; n=${rest%%x*}; k=${rest#*x}
+      for side in $order; do
+        if [ "$side" = as_is ]; then line=$("$TREE" --m "$m" --n "$n" --k "$k" --no-cache --no-check 2>&1 | grep '[|] ratio')
+        else line=$("$BIN" --m "$n" --n "$m" --k "$k" --config "$c" --mode dp --no-cache --no-check 2>&1 | grep '[|] ratio'); fi
+        echo "r$r $sh $side $c: $line" >> "$OUT/rounds.txt"
+      done
+    done
+  done
+  python3 "$HERE/rounds.py" "$OUT/rounds.txt" > "$OUT/rounds_summary.txt"
+  cat "$OUT/rounds_summary.txt"
 fi
