@@ -1,0 +1,67 @@
+# model_layers/judge_variant.py TREE_EXPLAIN VARIANT_EXPLAIN SOURCE...: the tree's chooser and a variant's, each as
+# decode/explain.c built against it, judged on --tune logs of the final kernels: at how many shapes is each pick
+# within 3% of the best candidate measured in the same process (model_vs_sweep.py's rule: each candidate's time
+# scaled by the cuBLAS time beside its configuration's dp plan)?  A SOURCE is a folder of tune_MxNxK.log (tune_sweep.sh),
+# a file of "== MxNxK" blocks (variant_tune), or a bench log, plain or .gz, of "=== ... --m M --n N --k K --tune"
+# blocks.  Candidates outside the tree's menu of five (tile_192's, swap_width's) are left out.  Prints each shape where
+# the two picks differ, then the counts per source.  H200 numbers (132 SMs, 60 MiB L2, 4814.3 GB/s).  No GPU.
+#   python3 step10_autotune/experiments/model_layers/judge_variant.py TREE VARIANT SOURCE...
+import glob, gzip, os, re, subprocess, sys
+
+MENU = ('64x64/', '64x128/', '128x128/', '128x192/', '128x256c/')
+TUNE = re.compile(r'tune: (\S+)\s+([\d.]+) ms \| cuBLAS ([\d.]+) ms')
+
+
+def blocks(src):   # {(M, N, K): [tune lines]} of one source
+    out = {}
+    if os.path.isdir(src):
+        for f in glob.glob(os.path.join(src, 'tune_*.log')):
+            m = re.search(r'tune_(\d+)x(\d+)x(\d+)\.log$', f)
+            out[tuple(map(int, m.groups()))] = open(f, errors='replace').read().splitlines()
+        return out
+    text = (gzip.open(src, 'rt') if src.endswith('.gz') else open(src)).read().splitlines()
+    cur = None
+    for line in text:
+        m = re.match(r'== (\d+)x(\d+)x(\d+) ', line) or re.match(r'=== .*--m (\d+) --n (\d+) --k (\d+) .*--tune', line)
+        if m: cur = tuple(map(int, m.groups())); out[cur] = []; continue
+        if line.startswith('==='): cur = None
+        if cur: out[cur].append(line)
+    return out
+
+
+def scaled(lines):   # {candidate: time}, the first (sweep) line of each, scaled by its configuration's cuBLAS
+    tu = {}
+    for line in lines:
+        t = TUNE.match(line)
+        if t and t.group(1) not in tu and t.group(1).startswith(MENU): tu[t.group(1)] = (float(t.group(2)), float(t.group(3)))
+    clk = {k.split('/')[0]: c for k, (t, c) in tu.items() if k.endswith('/dp')}
+    if not clk: return {}
+    ref = sorted(clk.values())[len(clk) // 2]
+    return {k: t * ref / clk.get(k.split('/')[0], ref) for k, (t, c) in tu.items()}
+
+
+def picks(exe, shapes):
+    out = subprocess.run([exe, '132', '62914560', '4814.3'], input=''.join('%d %d %d\n' % s for s in shapes),
+                         capture_output=True, text=True, check=True).stdout
+    pk, cur = {}, None
+    for line in out.splitlines():
+        p = line.split()
+        if line.startswith('=='): cur = (int(p[1]), int(p[3]), int(p[5]))
+        elif '<-' in line: pk[cur] = p[0]
+    return pk
+
+
+tree, variant = sys.argv[1], sys.argv[2]
+for src in sys.argv[3:]:
+    runs = {s: scaled(b) for s, b in blocks(src).items()}
+    runs = {s: r for s, r in runs.items() if r}
+    pt, pv = picks(tree, sorted(runs)), picks(variant, sorted(runs))
+    nt = nv = 0
+    for s in sorted(runs):
+        r = runs[s]; best = min(r.values())
+        qt = best / r[pt[s]] if pt[s] in r else 0.0
+        qv = best / r[pv[s]] if pv[s] in r else 0.0
+        nt += qt >= 0.97; nv += qv >= 0.97
+        if pt[s] != pv[s]:
+            print('  %-18s tree %-14s %.3f   variant %-14s %.3f   (best %s)' % ('%dx%dx%d' % s, pt[s], qt, pv[s], qv, min(r, key=r.get)))
+    print('%s: within 3%% of the best: the tree %d of %d, the variant %d of %d' % (src, nt, len(runs), nv, len(runs)))
