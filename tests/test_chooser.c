@@ -236,6 +236,20 @@ START_TEST(test_chooser_stream_k_price)
     /* where the streamed panels fit in half the L2, no re-read: 512 x 2048 x 4096's B is 16.8 MB */
     const chooser_estimate fits = chooser_estimate_of(512, 2048, 4096, menu, 2, &h200, SK_MODE_SK);
     ck_assert(chooser_sk_reread_bytes(512, 2048, 4096, &menu[2], &fits.plan, &h200) == 0);
+    /* A fixup's round trip (CHOOSER_FIXUP_US) on every plan that streams, whatever the tile: at 7 x 3072 x 3072
+     * 64x64/sk_l2 saves 10 of its k-tiles (0.6 us) over 64x64/dp, less than the round trip, so whole tiles win
+     * (without it the model picked sk_l2 there and measured 7% slower: NOTES.md, "Session 29") */
+    n = chooser_candidates(7, 3072, 3072, menu, MENU_N, 0, SK_MODE_AUTO, &h200, e);
+    const chooser_estimate *whole = NULL, *split = NULL;
+    for (int i = 0; i < n; ++i) {
+        if (e[i].plan.sk_tiles == 0) whole = &e[i];
+        if (e[i].mode == SK_MODE_AUTO && e[i].plan.sk_tiles) split = &e[i];
+    }
+    ck_assert(whole != NULL && split != NULL);
+    ck_assert(split->busiest_kt < whole->busiest_kt);   /* the split runs fewer k-tiles ... */
+    ck_assert(split->t_us > whole->t_us);               /* ... and still loses to its round trip */
+    ck_assert(fabs(split->t_mma_us - CHOOSER_FIXUP_US - split->busiest_kt * split->kt_us * split->power) < 1e-9);
+    ck_assert_str_eq(chooser_plan_name(&e[chooser_pick(e, n)]), "dp");
 }
 END_TEST
 
