@@ -83,6 +83,14 @@ variant_need_gpu() {
     nvidia-smi > /dev/null 2>&1 || { echo "$1: built $2; no GPU here"; exit 3; }
 }
 
+# variant_start USAGE ARG...: an experiment's arguments, BUILD OUT [PART] (PART all unless given), into BUILD, OUT
+# and PART, both folders made; without two, USAGE and exit 2 (tile_192, swap_width, model_layers).
+variant_start() {
+    [ $# -ge 3 ] || { echo "usage: $1" >&2; exit 2; }
+    BUILD=$2; OUT=$3; PART=${4:-all}
+    mkdir -p "$OUT" "$BUILD"
+}
+
 # variant_tree NAME BUILD OUT: step 10 built from the tree into BUILD (make step10; not under PREBUILT=1), the
 # exit 3 without a GPU once it is built, then variant_gpu_info: the start of the experiments that run the tree's
 # own binary (decode/run.sh, decode/feed_load.sh, model_layers/run.sh).

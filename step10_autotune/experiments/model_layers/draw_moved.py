@@ -4,6 +4,8 @@
 #   python3 step10_autotune/experiments/model_layers/draw_moved.py TREE VARIANT 4000 3 10 > LIST
 import os, random, subprocess, sys
 here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, here)
+from explain_picks import picks
 tree, variant, pool, seed, n = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 drawn = subprocess.run([sys.executable, os.path.join(here, 'draw.py'), str(pool), str(seed)], capture_output=True,
                        text=True, check=True).stdout.splitlines()
@@ -15,17 +17,7 @@ for f in ('shapes.txt', 'shapes_prefill.txt'):
 rows = {tuple(map(int, l.split()[:3])): l.split('#', 1)[1].strip() for l in drawn if l.strip() and not l.startswith('#')}
 shapes = sorted(s for s in rows if s not in earlier)
 
-def picks(exe):
-    out = subprocess.run([exe, '132', '62914560', '4814.3'], input=''.join('%d %d %d\n' % s for s in shapes),
-                         capture_output=True, text=True, check=True).stdout
-    pk, cur = {}, None
-    for line in out.splitlines():
-        p = line.split()
-        if line.startswith('=='): cur = (int(p[1]), int(p[3]), int(p[5]))
-        elif '<-' in line: pk[cur] = p[0]
-    return pk
-
-pt, pv = picks(tree), picks(variant)
+pt, pv = picks(tree, shapes), picks(variant, shapes)
 moved = [s for s in shapes if pt[s] != pv[s]]
 random.seed(seed)
 print('# model_layers/draw_moved.py %s: %d of %d drawn shapes moved; %d of them at random, before any run'

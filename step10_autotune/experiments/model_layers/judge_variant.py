@@ -6,7 +6,9 @@
 # blocks.  Candidates outside the tree's menu of five (tile_192's, swap_width's) are left out.  Prints each shape where
 # the two picks differ, then the counts per source.  H200 numbers (132 SMs, 60 MiB L2, 4814.3 GB/s).  No GPU.
 #   python3 step10_autotune/experiments/model_layers/judge_variant.py TREE VARIANT SOURCE...
-import glob, gzip, os, re, subprocess, sys
+import glob, gzip, os, re, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from explain_picks import picks
 
 MENU = ('64x64/', '64x128/', '128x128/', '128x192/', '128x256c/')
 TUNE = re.compile(r'tune: (\S+)\s+([\d.]+) ms \| cuBLAS ([\d.]+) ms')
@@ -38,17 +40,6 @@ def scaled(lines):   # {candidate: time}, the first (sweep) line of each, scaled
     if not clk: return {}
     ref = sorted(clk.values())[len(clk) // 2]
     return {k: t * ref / clk.get(k.split('/')[0], ref) for k, (t, c) in tu.items()}
-
-
-def picks(exe, shapes):
-    out = subprocess.run([exe, '132', '62914560', '4814.3'], input=''.join('%d %d %d\n' % s for s in shapes),
-                         capture_output=True, text=True, check=True).stdout
-    pk, cur = {}, None
-    for line in out.splitlines():
-        p = line.split()
-        if line.startswith('=='): cur = (int(p[1]), int(p[3]), int(p[5]))
-        elif '<-' in line: pk[cur] = p[0]
-    return pk
 
 
 tree, variant = sys.argv[1], sys.argv[2]

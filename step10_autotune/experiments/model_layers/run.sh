@@ -18,12 +18,10 @@
 # BUILD holds step10_autotune built from this tree (make step10 BUILD=...; PREBUILT=1 skips it).
 # Exits 3 without a GPU.  Logs in OUT.
 set -u
-BUILD=${1:?usage: run.sh BUILD OUT [picks|sweep|swap|ncu|all]}; OUT=${2:?usage: run.sh BUILD OUT [picks|sweep|swap|ncu|all]}
-PART=${3:-all}
 HERE=$(dirname "$0")
 LIST=${LIST:-$HERE/shapes.txt}   # LIST=FILE: another list (a remainder, when a call ran out of time)
-mkdir -p "$OUT" "$BUILD"
 . "$HERE/../variant.sh"
+variant_start "run.sh BUILD OUT [picks|sweep|swap|ncu|all]" "$@"
 variant_tree model_layers "$BUILD" "$OUT"
 BIN=$BUILD/step10_autotune
 if [ "$PART" = picks ] || [ "$PART" = all ]; then

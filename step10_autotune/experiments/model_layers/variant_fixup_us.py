@@ -4,7 +4,8 @@
 # picked 64x64/sk_l2 for a predicted 0.3 us and measured 0.7-0.8 us lost to 64x64/dp (logs/model_vs_sweep.txt):
 # a partial's write, the flag, the owner's wait and read take a round trip through L2 whatever the tile.  Here
 # every plan with streamed tiles pays CHOOSER_FIXUP_US more (default 1.0; -D to try others).  Exits 1 (naming the
-# line) if chooser.h no longer matches.  Judged by judge_variant.py (beside this); no GPU.
+# line) if chooser.h no longer matches.  Judged by judge_variant.py (beside this); no GPU.  Adopted in session 29
+# (chooser.h's CHOOSER_FIXUP_US): patch e72f1e7's chooser.h, the one it was judged against (README.md says how).
 import os, sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from chooser_variant import edit, main
@@ -12,6 +13,8 @@ from chooser_variant import edit, main
 
 def patch(s):
     who = "model_layers/variant_fixup_us.py"
+    if "CHOOSER_FIXUP_US" in s:
+        sys.exit("%s: this chooser.h has the term already (adopted in session 29): patch e72f1e7's" % who)
     s = edit(s, "#define CHOOSER_MAX_CANDIDATES 24\n", """#define CHOOSER_MAX_CANDIDATES 24
 #ifndef CHOOSER_FIXUP_US
 #define CHOOSER_FIXUP_US 1.0           /* experiment: a fixup's fixed latency, us (model_layers/variant_fixup_us.py) */

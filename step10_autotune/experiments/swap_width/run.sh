@@ -25,11 +25,9 @@
 #           rounds.py: the medians, the swapped time over cuBLAS's beside the as-is runs
 # Exits 3 without a GPU after building; PREBUILT=1 skips nvcc (../variant.sh).
 set -u
-BUILD=${1:?usage: run.sh BUILD OUT [checks|tune|rounds|all]}; OUT=${2:?usage: run.sh BUILD OUT [checks|tune|rounds|all]}
-PART=${3:-all}
-mkdir -p "$OUT" "$BUILD"
 HERE=$(dirname "$0")
 . "$HERE/../variant.sh"
+variant_start "run.sh BUILD OUT [checks|tune|rounds|all]" "$@"
 WIDTHS="112 144 176 208"
 if [ "${PREBUILT:-0}" != 1 ]; then
   mkdir -p "$BUILD/swapw"

@@ -20,11 +20,9 @@
 #           192x128's, measured in the same process
 # Exits 3 without a GPU after building; PREBUILT=1 skips nvcc (../variant.sh).
 set -u
-BUILD=${1:?usage: run.sh BUILD OUT [checks|tune|prefill|all]}; OUT=${2:?usage: run.sh BUILD OUT [checks|tune|prefill|all]}
-PART=${3:-all}
-mkdir -p "$OUT" "$BUILD"
 HERE=$(dirname "$0")
 . "$HERE/../variant.sh"
+variant_start "run.sh BUILD OUT [checks|tune|prefill|all]" "$@"
 [ "${PREBUILT:-0}" = 1 ] || variant_patch_py "$BUILD" tile192 <<'PY'
 edit('''    MENU_CONFIG("128x256c", 1, 256, 2, 2, CHOOSER_KT_US_128x256c),   /* cooperative (its kernel keeps the name pingpong_kernel) */
 ''', '''    MENU_CONFIG("128x256c", 1, 256, 2, 2, CHOOSER_KT_US_128x256c),   /* cooperative (its kernel keeps the name pingpong_kernel) */
