@@ -42,7 +42,8 @@
  * read B 2.2 times where it fit in the whole L2: NOTES.md, "Session 26"; chooser_sk_reread_bytes) */
 #define CHOOSER_REREAD_L2_SHARE 0.5
 /* ---- nor this: a stream-K plan's fixup (a partial's store, its flag, the owner's wait and read) is a round trip
- * through the L2 whatever the tile, on top of SK_FIXUP_KT's k-tile times (0.6 us of 64x64's).  At three decode
+ * through the L2 whatever the tile, on top of SK_FIXUP_KT's k-tile times (0.6 us of 64x64's), where the plan has
+ * one (sk_plan_fixup_kt: a tile shared by units).  At three decode
  * shapes the model priced 64x64/sk_l2 0.3 us ahead of 64x64/dp and measured it 0.7-0.8 us behind; with 1 us,
  * within 3% of the best at 11 of 12 shapes drawn where it moves the pick, against 4 (NOTES.md, "Session 29") */
 #define CHOOSER_FIXUP_US 1.0
@@ -212,7 +213,7 @@ SCHED_FN chooser_estimate chooser_estimate_with(int M, int N, int K, const choos
     e.t_mma_us = (ring * e.kt_us + (e.busiest_kt - ring) * kt_fed) * e.power *
                  (mode != SK_MODE_AUTO && e.plan.sk_tiles ? chooser_sk_price(&e.plan, e.busiest_kt) : 1.0);   /* sk, sk_cap */
     if (c->tile_wgs > 1) e.t_mma_us += (e.busiest_kt + kt - 1) / kt * CHOOSER_EPI_US_COOP;
-    if (e.plan.sk_tiles) e.t_mma_us += CHOOSER_FIXUP_US;
+    if (sk_plan_fixup_kt(&e.plan) > 0) e.t_mma_us += CHOOSER_FIXUP_US;   /* where a tile is shared: its owner reads partials */
     e.t_dram_us = chooser_dram_us(M, N, K, c, d, e.waves) + chooser_sk_reread_bytes(M, N, K, c, &e.plan, d) / (d->dram_gbs * 1e3);
     /* the floor is reached only while the mainloop keeps up: part of its time shows above it (session 19) */
     const double floor_us = e.t_dram_us + CHOOSER_DRAM_MMA * e.t_mma_us;

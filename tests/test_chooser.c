@@ -250,6 +250,12 @@ START_TEST(test_chooser_stream_k_price)
     ck_assert(split->t_us > whole->t_us);               /* ... and still loses to its round trip */
     ck_assert(fabs(split->t_mma_us - CHOOSER_FIXUP_US - split->busiest_kt * split->kt_us * split->power) < 1e-9);
     ck_assert_str_eq(chooser_plan_name(&e[chooser_pick(e, n)]), "dp");
+    /* ... and only where a tile is shared: textbook sk over 66 cluster tiles on 66 clusters gives each unit a
+     * whole tile, no owner reads a partial, and there is no round trip to pay */
+    const chooser_estimate unshared = chooser_estimate_of(768, 2816, 4096, menu, 2, &h200, SK_MODE_SK);
+    ck_assert(unshared.plan.sk_tiles > 0 && sk_plan_fixup_kt(&unshared.plan) == 0);
+    ck_assert(fabs(unshared.t_mma_us - unshared.busiest_kt * unshared.kt_us * unshared.power *
+                   chooser_sk_price(&unshared.plan, unshared.busiest_kt)) < 1e-9);
 }
 END_TEST
 

@@ -5,7 +5,9 @@
 # a partial's write, the flag, the owner's wait and read take a round trip through L2 whatever the tile.  Here
 # every plan with streamed tiles pays CHOOSER_FIXUP_US more (default 1.0; -D to try others).  Exits 1 (naming the
 # line) if chooser.h no longer matches.  Judged by judge_variant.py (beside this); no GPU.  Adopted in session 29
-# (chooser.h's CHOOSER_FIXUP_US): patch e72f1e7's chooser.h, the one it was judged against (README.md says how).
+# (chooser.h's CHOOSER_FIXUP_US), tied there to plans with a fixup (sk_plan_fixup_kt > 0) rather than to every plan
+# with streamed tiles: the same picks at every shape judged (NOTES.md, "Session 29").  Patch e72f1e7's chooser.h,
+# the one it was judged against (README.md says how).
 import os, sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from chooser_variant import edit, main
