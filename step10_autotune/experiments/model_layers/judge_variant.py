@@ -8,10 +8,11 @@
 #   python3 step10_autotune/experiments/model_layers/judge_variant.py TREE VARIANT SOURCE...
 import glob, gzip, os, re, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'decode'))
 from explain_picks import picks
+from h200_logs import scaled
 
 MENU = ('64x64/', '64x128/', '128x128/', '128x192/', '128x256c/')
-TUNE = re.compile(r'tune: (\S+)\s+([\d.]+) ms \| cuBLAS ([\d.]+) ms')
 
 
 def blocks(src):   # {(M, N, K): [tune lines]} of one source
@@ -31,20 +32,9 @@ def blocks(src):   # {(M, N, K): [tune lines]} of one source
     return out
 
 
-def scaled(lines):   # {candidate: time}, the first (sweep) line of each, scaled by its configuration's cuBLAS
-    tu = {}
-    for line in lines:
-        t = TUNE.match(line)
-        if t and t.group(1) not in tu and t.group(1).startswith(MENU): tu[t.group(1)] = (float(t.group(2)), float(t.group(3)))
-    clk = {k.split('/')[0]: c for k, (t, c) in tu.items() if k.endswith('/dp')}
-    if not clk: return {}
-    ref = sorted(clk.values())[len(clk) // 2]
-    return {k: t * ref / clk.get(k.split('/')[0], ref) for k, (t, c) in tu.items()}
-
-
 tree, variant = sys.argv[1], sys.argv[2]
 for src in sys.argv[3:]:
-    runs = {s: scaled(b) for s, b in blocks(src).items()}
+    runs = {s: scaled(b, lambda k: k.startswith(MENU)) for s, b in blocks(src).items()}
     runs = {s: r for s, r in runs.items() if r}
     pt, pv = picks(tree, sorted(runs)), picks(variant, sorted(runs))
     nt = nv = 0

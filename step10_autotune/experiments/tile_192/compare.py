@@ -8,6 +8,8 @@
 #   grep -hv '^#' LIST | build/explain 132 62914560 4814.3 | grep -E '^==|<-' | paste - - |
 #       awk '{print $2"x"$4"x"$6, $7}' > PICKS      # explain: decode/explain.c's header
 import glob, os, re, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'decode'))
+from h200_logs import scaled
 picks = dict(l.split() for l in open(sys.argv[2])) if len(sys.argv) > 2 else {}
 wins = n = near = ge95 = 0
 def shape_of(f):   # tune_sweep.sh's tune_MxNxK.log, or the tune part's (variant_tune) step10_autotune_MxNxK.log
@@ -28,9 +30,7 @@ for f in sorted(logs, key=lambda f: int(shape_of(f).split('x')[0])):
                                                                   100 * (new[bn][2] / old[bo][2] - 1))
     p = picks.get(shape)
     if p in old:
-        clk = {k.split('/')[0]: v[1] for k, v in old.items() if k.endswith('/dp')}
-        ref = sorted(clk.values())[len(clk) // 2]
-        norm = {k: v[0] * ref / clk.get(k.split('/')[0], ref) for k, v in old.items()}
+        norm = scaled(open(f), lambda k: not k.startswith('192x128'))   # model_vs_sweep.py's rule
         q = min(norm.values()) / norm[p]
         near += q >= 0.97; ge95 += old[p][2] >= 0.95
         line += '  | tree %-14s %.3f of cuBLAS, %.3f of the best' % (p, old[p][2], q)
